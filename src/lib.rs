@@ -6,6 +6,7 @@
 //!
 //! Module map: [`env`] (environments, wrappers, vector env, registry), [`error`].
 
+pub mod data;
 pub mod env;
 pub mod error;
 pub mod util;
