@@ -1,1 +1,3 @@
-fn main(){}
+//! All integration tests compile into this one binary (saves link time on CI).
+
+mod cli;

@@ -29,6 +29,9 @@ pub struct RolloutArgs {
     /// Output dataset directory (must not exist or be empty).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace an existing dataset at `--out` (only once the new one is complete).
+    #[arg(long)]
+    pub overwrite: bool,
     /// Also write the first clip as a PNG strip to this file.
     #[arg(long)]
     pub png: Option<PathBuf>,
@@ -53,7 +56,7 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
         has_gt: !spec.is_atari(),
         settings: serde_json::to_value(&spec)?,
     };
-    let mut writer = DatasetWriter::create(&a.out, meta)?;
+    let mut writer = DatasetWriter::create(&a.out, meta, a.overwrite)?;
     let pb = super::progress_bar(a.clips as u64, "rollout");
     for i in 0..a.clips {
         let clip = collect_clip(env.as_mut(), clip_seed(a.seed, i), &opts)?;

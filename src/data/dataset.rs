@@ -63,19 +63,23 @@ pub struct DatasetWriter {
     frames: BufWriter<File>,
     gt: Option<BufWriter<File>>,
     written: usize,
+    overwrite: bool,
 }
 
 impl DatasetWriter {
-    /// Start writing a dataset that will appear at `dir`. `dir` must not exist or be empty.
-    pub fn create(dir: &Path, mut meta: DatasetMeta) -> Result<Self> {
-        if dir.exists()
+    /// Start writing a dataset that will appear at `dir`. Unless `overwrite`, `dir` must not
+    /// exist or be empty; with `overwrite` an existing dataset is replaced only once the new one
+    /// is complete.
+    pub fn create(dir: &Path, mut meta: DatasetMeta, overwrite: bool) -> Result<Self> {
+        if !overwrite
+            && dir.exists()
             && std::fs::read_dir(dir)
                 .map_err(|e| Error::io(dir, e))?
                 .next()
                 .is_some()
         {
             return Err(Error::Invalid(format!(
-                "output directory {} already exists and is not empty; choose a new --out or remove it",
+                "output directory {} already exists and is not empty; choose a new --out or pass --overwrite",
                 dir.display()
             )));
         }
@@ -95,7 +99,7 @@ impl DatasetWriter {
         let gt = if meta.has_gt { Some(open(tmp.join("gt.jsonl"))?) } else { None };
         meta.format = FORMAT.into();
         meta.clips = 0;
-        Ok(Self { dir: dir.to_path_buf(), tmp, meta, frames, gt, written: 0 })
+        Ok(Self { dir: dir.to_path_buf(), tmp, meta, frames, gt, written: 0, overwrite })
     }
 
     /// Append one clip; its shape must match the dataset's.
@@ -133,10 +137,18 @@ impl DatasetWriter {
         self.meta.clips = self.written;
         let json = serde_json::to_vec_pretty(&self.meta).map_err(|e| Error::Invalid(e.to_string()))?;
         crate::util::write_atomic(&self.tmp.join("meta.json"), &json)?;
+        let old = self.tmp.with_extension("old");
         if self.dir.exists() {
-            std::fs::remove_dir(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+            if self.overwrite {
+                std::fs::rename(&self.dir, &old).map_err(|e| Error::io(&self.dir, e))?;
+            } else {
+                std::fs::remove_dir(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
+            }
         }
         std::fs::rename(&self.tmp, &self.dir).map_err(|e| Error::io(&self.dir, e))?;
+        if old.exists() {
+            std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+        }
         Ok(self.meta.clone())
     }
 }
@@ -263,7 +275,7 @@ mod tests {
     fn round_trip_and_atomic_publish() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("ds");
-        let mut w = DatasetWriter::create(&dir, meta()).unwrap();
+        let mut w = DatasetWriter::create(&dir, meta(), false).unwrap();
         assert!(!dir.exists(), "dataset must not appear before finish");
         w.push(&clip(1)).unwrap();
         w.push(&clip(9)).unwrap();
@@ -273,14 +285,14 @@ mod tests {
         assert_eq!(ds.clip(1).unwrap(), clip(9));
         assert_eq!(ds.clip(0).unwrap(), clip(1));
         assert!(ds.clip(2).is_err());
-        assert!(DatasetWriter::create(&dir, meta()).is_err(), "refuses a non-empty dir");
+        assert!(DatasetWriter::create(&dir, meta(), false).is_err(), "refuses a non-empty dir");
     }
 
     #[test]
     fn truncated_frames_file_is_an_error() {
         let d = tempfile::tempdir().unwrap();
         let dir = d.path().join("ds");
-        let mut w = DatasetWriter::create(&dir, meta()).unwrap();
+        let mut w = DatasetWriter::create(&dir, meta(), false).unwrap();
         w.push(&clip(3)).unwrap();
         w.finish().unwrap();
         let f = std::fs::OpenOptions::new().write(true).open(dir.join("frames.u8")).unwrap();
@@ -292,7 +304,7 @@ mod tests {
     #[test]
     fn wrong_shape_rejected() {
         let d = tempfile::tempdir().unwrap();
-        let mut w = DatasetWriter::create(&d.path().join("x"), meta()).unwrap();
+        let mut w = DatasetWriter::create(&d.path().join("x"), meta(), false).unwrap();
         let bad = Clip { frames: Array4::zeros((2, 3, 5, 3)), gt: None };
         assert!(w.push(&bad).unwrap_err().to_string().contains("does not match"));
     }
