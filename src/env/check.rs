@@ -154,8 +154,12 @@ fn rollout(env: &mut dyn Env, seed: Option<u64>, n_steps: usize) -> Result<Rollo
 /// Play one episode to its end and check that another step needs a reset.
 fn check_episode_end(env: &mut dyn Env, max_steps: usize) -> Result<()> {
     env.reset(None, &ResetOptions::default())?;
-    for _ in 0..max_steps {
-        let s = env.step(0)?;
+    for t in 0..max_steps {
+        let s = match env.step(0) {
+            // An episode of the reset frame only.
+            Err(Error::NeedsReset { .. }) if t == 0 => return Ok(()),
+            other => other?,
+        };
         if s.terminated || s.truncated {
             return match env.step(0) {
                 Err(Error::NeedsReset { .. }) => Ok(()),
