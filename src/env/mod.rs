@@ -5,7 +5,9 @@
 //! continues it; `step` returns `(obs, reward, terminated, truncated, info)` as a [`Step`];
 //! `terminated` is a true end of the MDP (game over), `truncated` a time limit.
 
+pub mod check;
 pub mod space;
+pub mod synthetic;
 
 pub use space::Space;
 
