@@ -5,7 +5,12 @@
 //! continues it; `step` returns `(obs, reward, terminated, truncated, info)` as a [`Step`];
 //! `terminated` is a true end of the MDP (game over), `truncated` a time limit.
 
+#[cfg(feature = "atari")]
+pub mod atari;
+pub mod gym_adapter;
 pub mod space;
+pub mod vector;
+pub mod wrappers;
 
 pub use space::Space;
 
