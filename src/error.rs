@@ -77,6 +77,14 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// A sub-env of a vector env failed (the other sub-envs completed the call).
+    #[error("sub-env {index} of the vector env: {source}")]
+    SubEnv {
+        /// Index of the failing sub-env.
+        index: usize,
+        /// Its error.
+        source: Box<Error>,
+    },
     /// Tensor error from candle.
     #[error(transparent)]
     Candle(#[from] candle_core::Error),

@@ -1,6 +1,9 @@
 //! All integration tests compile into this one binary (saves link time on CI).
 
+#[cfg(feature = "atari")]
+mod atari_env;
 mod cli;
 mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;
+mod vector_env;

@@ -5,9 +5,15 @@
 //! continues it; `step` returns `(obs, reward, terminated, truncated, info)` as a [`Step`];
 //! `terminated` is a true end of the MDP (game over), `truncated` a time limit.
 
+#[cfg(feature = "atari")]
+pub mod atari;
 pub mod check;
+pub mod gym_adapter;
+pub mod registry;
 pub mod space;
 pub mod synthetic;
+pub mod vector;
+pub mod wrappers;
 
 pub use space::Space;
 

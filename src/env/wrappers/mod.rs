@@ -1,0 +1,90 @@
+//! Gymnasium-style wrappers: generic structs `W<E: Env>` that implement [`Env`] by delegating to
+//! the env they wrap (reach it with `inner()` / `inner_mut()` / `into_inner()`).
+//!
+//! Observation-changing wrappers keep their own buffers for the inner observation, so no wrapper
+//! allocates per step.
+
+mod episodic_life;
+mod fire_reset;
+mod frame_stack;
+mod max_and_skip;
+mod noop_reset;
+mod observation;
+mod reward_clip;
+mod time_limit;
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+pub use episodic_life::EpisodicLife;
+pub use fire_reset::FireReset;
+pub use frame_stack::FrameStack;
+pub use max_and_skip::MaxAndSkip;
+pub use noop_reset::NoopReset;
+pub use observation::{Crop, ResizeGrayscale, ResizeMethod};
+pub use reward_clip::RewardClip;
+pub use time_limit::TimeLimit;
+
+use ndarray::ArrayViewMut3;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::Space;
+use crate::error::{Error, Result};
+
+/// Check that a caller's observation buffer has the shape of `space`.
+pub fn check_obs_shape(env: &str, space: &Space, obs: &ArrayViewMut3<'_, u8>) -> Result<()> {
+    match space.shape() {
+        Some(shape) if obs.shape() == shape.as_slice() => Ok(()),
+        Some(shape) => Err(Error::Invalid(format!(
+            "env `{env}`: observation buffer has shape {:?}, the observation space needs \
+             {shape:?}; allocate it with `new_obs_buffer()`",
+            obs.shape()
+        ))),
+        None => Err(Error::Invalid(format!(
+            "env `{env}`: observation space {space:?} is not an image box"
+        ))),
+    }
+}
+
+/// The error for a step before the first reset or after the episode ended.
+pub fn needs_reset_error(env: &str) -> Error {
+    Error::NeedsReset {
+        env: env.to_string(),
+        what: "step() called before reset() or after the episode ended (terminated or \
+               truncated); call reset() first"
+            .into(),
+    }
+}
+
+/// A seed for a sub-component derived from a user seed and a per-component salt (SplitMix64
+/// finaliser), so that components seeded from one user seed get independent streams.
+pub fn sub_seed(seed: u64, salt: u64) -> u64 {
+    let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A wrapper's RNG under Gymnasium's seeding rule: `Some(seed)` reseeds it (from
+/// `sub_seed(seed, salt)`); `None` keeps the stream, or seeds from OS entropy if it was never
+/// seeded.
+pub(crate) fn reseed(rng: &mut Option<ChaCha8Rng>, seed: Option<u64>, salt: u64) -> &mut ChaCha8Rng {
+    match seed {
+        Some(s) => rng.insert(ChaCha8Rng::seed_from_u64(sub_seed(s, salt))),
+        None => rng.get_or_insert_with(ChaCha8Rng::from_entropy),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sub_seed_separates_salts_and_seeds() {
+        assert_ne!(sub_seed(1, 1), sub_seed(1, 2));
+        assert_ne!(sub_seed(1, 1), sub_seed(2, 1));
+        assert_eq!(sub_seed(7, 3), sub_seed(7, 3));
+    }
+}
