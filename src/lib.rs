@@ -6,6 +6,8 @@
 //!
 //! Module map: [`env`] (environments, wrappers, vector env, registry), [`error`].
 
+pub mod cli;
+pub mod config;
 pub mod data;
 pub mod env;
 pub mod error;

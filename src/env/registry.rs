@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::config::{EnvSection, ExperimentConfig};
+use crate::env::synthetic::Split;
 use crate::env::Env;
 use crate::error::{Error, Result};
 
@@ -20,7 +21,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
 pub fn known_ids() -> Vec<String> {
     let mut ids: Vec<String> = EMBEDDED.iter().map(|(id, _)| id.to_string()).collect();
     #[cfg(feature = "atari")]
-    for game in crate::env::atari::known_games() {
+    for game in crate::env::atari::roms::GAME_IDS.iter().copied() {
         if !ids.iter().any(|i| i == game) {
             ids.push(game.to_string());
         }
@@ -39,7 +40,7 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
         return ExperimentConfig::from_file(p);
     }
     #[cfg(feature = "atari")]
-    if crate::env::atari::known_games().contains(&id_or_path) {
+    if crate::env::atari::roms::GAME_IDS.contains(&id_or_path) {
         let text = format!("[env]\nid = \"{id_or_path}\"\n[env.atari]\ngame = \"{id_or_path}\"\npreset = \"v5\"\n");
         return ExperimentConfig::from_toml(&text, &format!("<default for {id_or_path}>"));
     }
@@ -51,17 +52,22 @@ pub fn load_spec(id_or_path: &str) -> Result<EnvSection> {
     Ok(load_experiment(id_or_path)?.env)
 }
 
-/// Build an env from its `[env]` section.
+/// Build an env from its `[env]` section (training split for Scattered MNIST digits).
 pub fn make_from_spec(spec: &EnvSection) -> Result<Box<dyn Env>> {
+    make_from_spec_split(spec, Split::Train)
+}
+
+/// Build an env from its `[env]` section; `split` picks the MNIST digits (train/val/test).
+pub fn make_from_spec_split(spec: &EnvSection, split: Split) -> Result<Box<dyn Env>> {
     #[cfg(feature = "atari")]
     if let Some(cfg) = &spec.atari {
-        return crate::env::atari::make_atari(&spec.id, cfg);
+        return crate::env::atari::make_atari(cfg);
     }
     if let Some(cfg) = &spec.scattered_mnist {
-        return Ok(Box::new(crate::env::synthetic::ScatteredMnist::new(&spec.id, cfg.clone())?));
+        return Ok(Box::new(crate::env::synthetic::ScatteredMnist::new(cfg.clone(), split)?));
     }
     if let Some(cfg) = &spec.scattered_shapes {
-        return Ok(Box::new(crate::env::synthetic::ScatteredShapes::new(&spec.id, cfg.clone())?));
+        return Ok(Box::new(crate::env::synthetic::ScatteredShapes::new(cfg.clone())?));
     }
     Err(Error::Config { path: spec.id.clone(), msg: "no env kind configured".into() })
 }
