@@ -1,1 +1,3 @@
+mod eval_conncomp;
+mod eval_golden;
 fn main(){}
