@@ -3,6 +3,8 @@
 #[cfg(feature = "atari")]
 mod atari_env;
 mod cli;
+mod eval_conncomp;
+mod eval_golden;
 mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;
