@@ -276,6 +276,29 @@ pub fn render_tracking(
     crate::util::write_atomic(path, &bytes)
 }
 
+/// Write a clip as a PNG strip at native resolution: frames left to right with 2 px white
+/// gaps, ground-truth boxes (coloured by id) drawn where the clip has them. Written atomically.
+pub fn write_clip_strip(path: &Path, clip: &crate::data::Clip) -> Result<()> {
+    let frames = clip.frame_vec();
+    if frames.is_empty() {
+        return Err(Error::Invalid("cannot draw an empty clip".into()));
+    }
+    let opts = RenderOptions { scale: 1, ..RenderOptions::default() };
+    let gap = 2u32;
+    let (h, w) = (frames[0].shape()[0] as u32, frames[0].shape()[1] as u32);
+    let n = to_u32(frames.len())?;
+    let mut out = RgbImage::from_pixel(n * w + (n - 1) * gap, h, Rgb([255, 255, 255]));
+    for (t, frame) in frames.iter().enumerate() {
+        let boxes: Vec<DrawBox> = clip
+            .gt
+            .as_ref()
+            .map(|g| g[t].iter().map(DrawBox::from).collect())
+            .unwrap_or_default();
+        paste(&mut out, &panel(frame, &boxes, &opts)?, to_u32(t)? * (w + gap), 0);
+    }
+    crate::util::write_atomic(path, &encode_png(&out)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
