@@ -2,7 +2,9 @@
 //! observations written into a reused buffer).
 
 use criterion::{criterion_group, Criterion, Throughput};
-use silot::env::synthetic::{ScatteredMnist, ScatteredMnistConfig, ScatteredShapes, ScatteredShapesConfig, Split};
+use silot::env::synthetic::{
+    ScatteredMnist, ScatteredMnistConfig, ScatteredShapes, ScatteredShapesConfig, Split,
+};
 use silot::env::{Env, ResetOptions};
 
 /// Play whole episodes until `frames` frames were produced.
@@ -12,7 +14,8 @@ fn frames(env: &mut dyn Env, frames: u64, seed: &mut u64) {
     let mut done = 0;
     while done < frames {
         *seed += 1;
-        env.reset_into(Some(*seed), &opts, obs.view_mut()).expect("reset");
+        env.reset_into(Some(*seed), &opts, obs.view_mut())
+            .expect("reset");
         done += 1;
         loop {
             let t = env.step_into(0, obs.view_mut()).expect("step");
@@ -30,21 +33,37 @@ fn bench_synthetic(c: &mut Criterion) {
     let mut envs: Vec<(&str, Box<dyn Env>)> = vec![
         (
             "scattered_mnist_1to6",
-            Box::new(ScatteredMnist::new(ScatteredMnistConfig::default(), Split::Train).expect("mnist")),
+            Box::new(
+                ScatteredMnist::new(ScatteredMnistConfig::default(), Split::Train).expect("mnist"),
+            ),
         ),
         (
             "scattered_mnist_12",
             Box::new(
-                ScatteredMnist::new(ScatteredMnistConfig { min_objects: 12, max_objects: 12, ..Default::default() }, Split::Train)
-                    .expect("mnist"),
+                ScatteredMnist::new(
+                    ScatteredMnistConfig {
+                        min_objects: 12,
+                        max_objects: 12,
+                        ..Default::default()
+                    },
+                    Split::Train,
+                )
+                .expect("mnist"),
             ),
         ),
-        ("scattered_shapes_1to10", Box::new(ScatteredShapes::new(ScatteredShapesConfig::default()).expect("shapes"))),
+        (
+            "scattered_shapes_1to10",
+            Box::new(ScatteredShapes::new(ScatteredShapesConfig::default()).expect("shapes")),
+        ),
         (
             "scattered_shapes_21to30",
             Box::new(
-                ScatteredShapes::new(ScatteredShapesConfig { min_objects: 21, max_objects: 30, ..Default::default() })
-                    .expect("shapes"),
+                ScatteredShapes::new(ScatteredShapesConfig {
+                    min_objects: 21,
+                    max_objects: 30,
+                    ..Default::default()
+                })
+                .expect("shapes"),
             ),
         ),
     ];
