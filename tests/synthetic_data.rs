@@ -42,14 +42,37 @@ fn idx_folder_gives_the_same_digits() {
     let dir = tempfile::tempdir().unwrap();
     let (tl, tp) = upscaled(&d, 0..6000);
     let (el, ep) = upscaled(&d, 6000..d.len());
-    write_idx(&dir.path().join("train-images-idx3-ubyte"), &[6000, 28, 28], &tp, false);
-    write_idx(&dir.path().join("train-labels-idx1-ubyte"), &[6000], &tl, false);
-    write_idx(&dir.path().join("t10k-images-idx3-ubyte.gz"), &[4000, 28, 28], &ep, true);
-    write_idx(&dir.path().join("t10k-labels.idx1-ubyte.gz"), &[4000], &el, true);
+    write_idx(
+        &dir.path().join("train-images-idx3-ubyte"),
+        &[6000, 28, 28],
+        &tp,
+        false,
+    );
+    write_idx(
+        &dir.path().join("train-labels-idx1-ubyte"),
+        &[6000],
+        &tl,
+        false,
+    );
+    write_idx(
+        &dir.path().join("t10k-images-idx3-ubyte.gz"),
+        &[4000, 28, 28],
+        &ep,
+        true,
+    );
+    write_idx(
+        &dir.path().join("t10k-labels.idx1-ubyte.gz"),
+        &[4000],
+        &el,
+        true,
+    );
     let loaded = MnistDigits::from_idx_dir(dir.path()).unwrap();
     assert_eq!(&loaded, d.as_ref());
     // Through the env config: same digits, same videos.
-    let cfg = ScatteredMnistConfig { mnist_dir: Some(dir.path().into()), ..Default::default() };
+    let cfg = ScatteredMnistConfig {
+        mnist_dir: Some(dir.path().into()),
+        ..Default::default()
+    };
     let mut a = ScatteredMnist::new(cfg, Split::Val).unwrap();
     let mut b = ScatteredMnist::new(ScatteredMnistConfig::default(), Split::Val).unwrap();
     let o = ResetOptions::default();
@@ -61,13 +84,19 @@ fn compact_file_at_a_path() {
     let asset = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/mnist_digits.bin");
     let loaded = MnistDigits::from_compact_file(&asset).unwrap();
     assert_eq!(&loaded, MnistDigits::embedded().unwrap().as_ref());
-    let cfg = ScatteredMnistConfig { mnist_path: Some(asset), ..Default::default() };
+    let cfg = ScatteredMnistConfig {
+        mnist_path: Some(asset),
+        ..Default::default()
+    };
     ScatteredMnist::new(cfg, Split::Train).unwrap();
 }
 
 #[test]
 fn missing_data_names_the_build_command() {
-    let cfg = ScatteredMnistConfig { mnist_path: Some("/nonexistent/digits.bin".into()), ..Default::default() };
+    let cfg = ScatteredMnistConfig {
+        mnist_path: Some("/nonexistent/digits.bin".into()),
+        ..Default::default()
+    };
     match ScatteredMnist::new(cfg, Split::Train) {
         Err(Error::MissingData { path, hint }) => {
             assert_eq!(path, Path::new("/nonexistent/digits.bin"));
@@ -76,10 +105,19 @@ fn missing_data_names_the_build_command() {
         Err(other) => panic!("wrong error {other}"),
         Ok(_) => panic!("loaded a missing file"),
     }
-    let cfg = ScatteredMnistConfig { mnist_dir: Some("/nonexistent/mnist".into()), ..Default::default() };
-    assert!(matches!(ScatteredMnist::new(cfg, Split::Train), Err(Error::MissingData { .. })));
+    let cfg = ScatteredMnistConfig {
+        mnist_dir: Some("/nonexistent/mnist".into()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        ScatteredMnist::new(cfg, Split::Train),
+        Err(Error::MissingData { .. })
+    ));
     let empty = tempfile::tempdir().unwrap();
-    assert!(matches!(MnistDigits::from_idx_dir(empty.path()), Err(Error::MissingData { .. })));
+    assert!(matches!(
+        MnistDigits::from_idx_dir(empty.path()),
+        Err(Error::MissingData { .. })
+    ));
 }
 
 #[test]
@@ -87,17 +125,57 @@ fn corrupt_files_are_reported() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("digits.bin");
     std::fs::write(&bad, b"SILOTMN1 but not really a file").unwrap();
-    assert!(matches!(MnistDigits::from_compact_file(&bad), Err(Error::CorruptData { .. })));
+    assert!(matches!(
+        MnistDigits::from_compact_file(&bad),
+        Err(Error::CorruptData { .. })
+    ));
     // IDX with a wrong length.
-    write_idx(&dir.path().join("train-images-idx3-ubyte"), &[2, 28, 28], &[0; 100], false);
-    write_idx(&dir.path().join("train-labels-idx1-ubyte"), &[2], &[1, 2], false);
-    assert!(matches!(MnistDigits::from_idx_dir(dir.path()), Err(Error::CorruptData { .. })));
+    write_idx(
+        &dir.path().join("train-images-idx3-ubyte"),
+        &[2, 28, 28],
+        &[0; 100],
+        false,
+    );
+    write_idx(
+        &dir.path().join("train-labels-idx1-ubyte"),
+        &[2],
+        &[1, 2],
+        false,
+    );
+    assert!(matches!(
+        MnistDigits::from_idx_dir(dir.path()),
+        Err(Error::CorruptData { .. })
+    ));
     // Labels that are not digits.
-    write_idx(&dir.path().join("train-images-idx3-ubyte"), &[2, 28, 28], &[0; 2 * 784], false);
-    write_idx(&dir.path().join("train-labels-idx1-ubyte"), &[2], &[1, 12], false);
-    assert!(matches!(MnistDigits::from_idx_dir(dir.path()), Err(Error::CorruptData { .. })));
+    write_idx(
+        &dir.path().join("train-images-idx3-ubyte"),
+        &[2, 28, 28],
+        &[0; 2 * 784],
+        false,
+    );
+    write_idx(
+        &dir.path().join("train-labels-idx1-ubyte"),
+        &[2],
+        &[1, 12],
+        false,
+    );
+    assert!(matches!(
+        MnistDigits::from_idx_dir(dir.path()),
+        Err(Error::CorruptData { .. })
+    ));
     // Too few digits for a validation split.
-    write_idx(&dir.path().join("train-labels-idx1-ubyte"), &[2], &[1, 2], false);
-    let cfg = ScatteredMnistConfig { mnist_dir: Some(dir.path().into()), ..Default::default() };
-    assert!(matches!(ScatteredMnist::new(cfg, Split::Val), Err(Error::CorruptData { .. })));
+    write_idx(
+        &dir.path().join("train-labels-idx1-ubyte"),
+        &[2],
+        &[1, 2],
+        false,
+    );
+    let cfg = ScatteredMnistConfig {
+        mnist_dir: Some(dir.path().into()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        ScatteredMnist::new(cfg, Split::Val),
+        Err(Error::CorruptData { .. })
+    ));
 }

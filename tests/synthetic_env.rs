@@ -20,13 +20,25 @@ fn env_checker_passes() {
     check_env(&mut mnist(ScatteredMnistConfig::default())).unwrap();
     check_env(&mut shapes(ScatteredShapesConfig::default())).unwrap();
     for split in [Split::Val, Split::Test] {
-        check_env(&mut ScatteredMnist::new(ScatteredMnistConfig::default(), split).unwrap()).unwrap();
+        check_env(&mut ScatteredMnist::new(ScatteredMnistConfig::default(), split).unwrap())
+            .unwrap();
     }
-    let no_jitter = ScatteredShapesConfig { size_jitter: false, min_objects: 20, max_objects: 30, ..Default::default() };
+    let no_jitter = ScatteredShapesConfig {
+        size_jitter: false,
+        min_objects: 20,
+        max_objects: 30,
+        ..Default::default()
+    };
     check_env(&mut shapes(no_jitter)).unwrap();
     // One-frame episodes: reset only, any step needs a reset.
-    let one = ScatteredMnistConfig { episode_length: 1, ..Default::default() };
-    let opts = CheckOptions { n_steps: 0, ..CheckOptions::default() };
+    let one = ScatteredMnistConfig {
+        episode_length: 1,
+        ..Default::default()
+    };
+    let opts = CheckOptions {
+        n_steps: 0,
+        ..CheckOptions::default()
+    };
     check_env_with(&mut mnist(one), &opts).unwrap();
 }
 
@@ -64,7 +76,14 @@ fn episode_of_eight_frames_truncates_on_frame_seven() {
             other => panic!("expected NeedsReset, got {other:?}"),
         }
     }
-    assert!(matches!(env.step(1), Err(Error::InvalidAction { action: 1, n: 1, .. })));
+    assert!(matches!(
+        env.step(1),
+        Err(Error::InvalidAction {
+            action: 1,
+            n: 1,
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -84,7 +103,11 @@ fn frames_change_over_the_video_and_reset_none_continues() {
 
 #[test]
 fn object_counts_follow_the_config() {
-    let cfg = ScatteredShapesConfig { min_objects: 3, max_objects: 5, ..Default::default() };
+    let cfg = ScatteredShapesConfig {
+        min_objects: 3,
+        max_objects: 5,
+        ..Default::default()
+    };
     let mut env = shapes(cfg);
     let mut seen = [0usize; 6];
     for seed in 0..60 {
@@ -95,24 +118,47 @@ fn object_counts_follow_the_config() {
     }
     assert_eq!(seen[..3], [0, 0, 0]);
     assert!(seen[3..].iter().all(|&c| c > 8), "{seen:?}");
-    let mut env = mnist(ScatteredMnistConfig { min_objects: 12, max_objects: 12, ..Default::default() });
+    let mut env = mnist(ScatteredMnistConfig {
+        min_objects: 12,
+        max_objects: 12,
+        ..Default::default()
+    });
     for seed in 0..5 {
-        assert_eq!(env.reset(Some(seed), &ResetOptions::default()).unwrap().1.objects.unwrap().len(), 12);
+        assert_eq!(
+            env.reset(Some(seed), &ResetOptions::default())
+                .unwrap()
+                .1
+                .objects
+                .unwrap()
+                .len(),
+            12
+        );
     }
-    let mut empty = mnist(ScatteredMnistConfig { min_objects: 0, max_objects: 0, ..Default::default() });
+    let mut empty = mnist(ScatteredMnistConfig {
+        min_objects: 0,
+        max_objects: 0,
+        ..Default::default()
+    });
     let (obs, info) = empty.reset(Some(0), &ResetOptions::default()).unwrap();
     assert!(obs.iter().all(|&v| v == 0) && info.objects.unwrap().is_empty());
 }
 
 #[test]
 fn shapes_use_the_six_colours_and_all_five_shapes_appear() {
-    let mut env = shapes(ScatteredShapesConfig { min_objects: 10, max_objects: 10, ..Default::default() });
+    let mut env = shapes(ScatteredShapesConfig {
+        min_objects: 10,
+        max_objects: 10,
+        ..Default::default()
+    });
     let mut colours = [0usize; 6];
     for seed in 0..20 {
         env.reset(Some(seed), &ResetOptions::default()).unwrap();
         for o in env.objects() {
             let rgb = o.sprite.colour.map(|c| c as u8);
-            let k = COLOURS.iter().position(|c| c.rgb == rgb).expect("a dataset colour");
+            let k = COLOURS
+                .iter()
+                .position(|c| c.rgb == rgb)
+                .expect("a dataset colour");
             colours[k] += 1;
         }
     }

@@ -74,17 +74,33 @@ pub fn check_env_with(env: &mut dyn Env, opts: &CheckOptions) -> Result<()> {
         .n()
         .ok_or_else(|| fail(env, "the action space is not Discrete".into()))?;
     if env.observation_space().shape().is_none() {
-        return Err(fail(env, "the observation space is not an image box".into()));
+        return Err(fail(
+            env,
+            "the observation space is not an image box".into(),
+        ));
     }
     match env.step(0) {
         Err(Error::NeedsReset { .. }) => {}
-        Err(e) => return Err(fail(env, format!("step before reset gave the wrong error: {e}"))),
-        Ok(_) => return Err(fail(env, "step before reset succeeded; it must return NeedsReset".into())),
+        Err(e) => {
+            return Err(fail(
+                env,
+                format!("step before reset gave the wrong error: {e}"),
+            ))
+        }
+        Ok(_) => {
+            return Err(fail(
+                env,
+                "step before reset succeeded; it must return NeedsReset".into(),
+            ))
+        }
     }
     let first = rollout(env, Some(opts.seed), opts.n_steps)?;
     let second = rollout(env, Some(opts.seed), opts.n_steps)?;
     if first != second {
-        return Err(fail(env, format!("two rollouts with seed {} differ", opts.seed)));
+        return Err(fail(
+            env,
+            format!("two rollouts with seed {} differ", opts.seed),
+        ));
     }
     if let Some(&(terminated, truncated)) = first.ends.get(1) {
         if (terminated || truncated) && !opts.first_step_may_end {
@@ -94,27 +110,48 @@ pub fn check_env_with(env: &mut dyn Env, opts: &CheckOptions) -> Result<()> {
     if opts.seeds_change_reset {
         let other = rollout(env, Some(opts.seed.wrapping_add(1)), 0)?;
         if other.frames[0] == first.frames[0] {
-            return Err(fail(env, "seeds differing by one gave the same first observation".into()));
+            return Err(fail(
+                env,
+                "seeds differing by one gave the same first observation".into(),
+            ));
         }
     }
     if opts.unseeded_reset_differs {
         let seeded = rollout(env, Some(opts.seed), 0)?;
         let next = rollout(env, None, 0)?;
         if seeded.frames[0] == next.frames[0] && seeded.infos[0] == next.infos[0] {
-            return Err(fail(env, "reset(None) repeated the seeded episode instead of continuing the RNG".into()));
+            return Err(fail(
+                env,
+                "reset(None) repeated the seeded episode instead of continuing the RNG".into(),
+            ));
         }
     }
     env.reset(Some(opts.seed), &ResetOptions::default())?;
     match env.step(n_actions) {
         Err(Error::InvalidAction { .. }) => {}
-        Err(e) => return Err(fail(env, format!("action {n_actions} gave the wrong error: {e}"))),
-        Ok(_) => return Err(fail(env, format!("action {n_actions} of Discrete({n_actions}) was accepted"))),
+        Err(e) => {
+            return Err(fail(
+                env,
+                format!("action {n_actions} gave the wrong error: {e}"),
+            ))
+        }
+        Ok(_) => {
+            return Err(fail(
+                env,
+                format!("action {n_actions} of Discrete({n_actions}) was accepted"),
+            ))
+        }
     }
     if opts.render_matches_obs {
         let shape = env.observation_space().shape().unwrap_or_default();
         match env.render() {
             Some(f) if f.shape() == shape => {}
-            Some(f) => return Err(fail(env, format!("render() shape {:?} != observation {shape:?}", f.shape()))),
+            Some(f) => {
+                return Err(fail(
+                    env,
+                    format!("render() shape {:?} != observation {shape:?}", f.shape()),
+                ))
+            }
             None => return Err(fail(env, "render() returned nothing after reset".into())),
         }
     }
@@ -128,7 +165,12 @@ pub fn check_env_with(env: &mut dyn Env, opts: &CheckOptions) -> Result<()> {
 /// check every observation against the observation space.
 fn rollout(env: &mut dyn Env, seed: Option<u64>, n_steps: usize) -> Result<Rollout> {
     let (obs, info) = env.reset(seed, &ResetOptions::default())?;
-    let mut r = Rollout { frames: vec![obs], rewards: vec![0.0], ends: vec![(false, false)], infos: vec![info] };
+    let mut r = Rollout {
+        frames: vec![obs],
+        rewards: vec![0.0],
+        ends: vec![(false, false)],
+        infos: vec![info],
+    };
     for _ in 0..n_steps {
         let s = env.step(0)?;
         let end = s.terminated || s.truncated;
@@ -142,7 +184,13 @@ fn rollout(env: &mut dyn Env, seed: Option<u64>, n_steps: usize) -> Result<Rollo
     }
     for (t, f) in r.frames.iter().enumerate() {
         if !env.observation_space().contains_obs(f.view()) {
-            return Err(fail(env, format!("observation {t} (shape {:?}) is outside the observation space", f.shape())));
+            return Err(fail(
+                env,
+                format!(
+                    "observation {t} (shape {:?}) is outside the observation space",
+                    f.shape()
+                ),
+            ));
         }
     }
     if let Some(t) = r.rewards.iter().position(|x| !x.is_finite()) {
@@ -163,8 +211,14 @@ fn check_episode_end(env: &mut dyn Env, max_steps: usize) -> Result<()> {
         if s.terminated || s.truncated {
             return match env.step(0) {
                 Err(Error::NeedsReset { .. }) => Ok(()),
-                Err(e) => Err(fail(env, format!("step after the episode end gave the wrong error: {e}"))),
-                Ok(_) => Err(fail(env, "step after the episode end succeeded without reset".into())),
+                Err(e) => Err(fail(
+                    env,
+                    format!("step after the episode end gave the wrong error: {e}"),
+                )),
+                Ok(_) => Err(fail(
+                    env,
+                    "step after the episode end succeeded without reset".into(),
+                )),
             };
         }
     }
@@ -205,7 +259,12 @@ mod tests {
         fn action_space(&self) -> &Space {
             &self.actions
         }
-        fn reset_into(&mut self, seed: Option<u64>, _: &ResetOptions, mut obs: ArrayViewMut3<'_, u8>) -> Result<Info> {
+        fn reset_into(
+            &mut self,
+            seed: Option<u64>,
+            _: &ResetOptions,
+            mut obs: ArrayViewMut3<'_, u8>,
+        ) -> Result<Info> {
             self.counter = match (seed, self.flaw) {
                 (_, Flaw::IgnoresSeed) => self.counter.wrapping_add(1),
                 (Some(s), _) => s as u8,
@@ -215,12 +274,23 @@ mod tests {
             obs.fill(self.counter);
             Ok(Info::default())
         }
-        fn step_into(&mut self, action: usize, mut obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
+        fn step_into(
+            &mut self,
+            action: usize,
+            mut obs: ArrayViewMut3<'_, u8>,
+        ) -> Result<Transition> {
             if action >= 2 && self.flaw != Flaw::AcceptsAnyAction {
-                return Err(Error::InvalidAction { env: "broken".into(), action, n: 2 });
+                return Err(Error::InvalidAction {
+                    env: "broken".into(),
+                    action,
+                    n: 2,
+                });
             }
             if !self.started && self.flaw != Flaw::StepsWithoutReset {
-                return Err(Error::NeedsReset { env: "broken".into(), what: "reset first".into() });
+                return Err(Error::NeedsReset {
+                    env: "broken".into(),
+                    what: "reset first".into(),
+                });
             }
             self.counter = self.counter.wrapping_add(1);
             obs.fill(self.counter);
@@ -232,14 +302,27 @@ mod tests {
     }
 
     fn broken(flaw: Flaw) -> Broken {
-        Broken { space: Space::rgb(2, 2), actions: Space::Discrete { n: 2 }, counter: 0, started: false, flaw }
+        Broken {
+            space: Space::rgb(2, 2),
+            actions: Space::Discrete { n: 2 },
+            counter: 0,
+            started: false,
+            flaw,
+        }
     }
 
     #[test]
     fn checker_passes_a_correct_env_and_catches_flaws() {
-        let opts = CheckOptions { max_episode_steps: 0, ..CheckOptions::default() };
+        let opts = CheckOptions {
+            max_episode_steps: 0,
+            ..CheckOptions::default()
+        };
         check_env_with(&mut broken(Flaw::None), &opts).unwrap();
-        for flaw in [Flaw::IgnoresSeed, Flaw::StepsWithoutReset, Flaw::AcceptsAnyAction] {
+        for flaw in [
+            Flaw::IgnoresSeed,
+            Flaw::StepsWithoutReset,
+            Flaw::AcceptsAnyAction,
+        ] {
             assert!(check_env_with(&mut broken(flaw), &opts).is_err());
         }
     }

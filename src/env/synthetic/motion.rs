@@ -205,9 +205,24 @@ mod tests {
 
     #[test]
     fn overlap_area_known_values() {
-        let a = PixelBox { top: 0, left: 0, height: 14, width: 14 };
-        let b = PixelBox { top: 7, left: 7, height: 14, width: 14 };
-        let c = PixelBox { top: 14, left: 0, height: 14, width: 14 };
+        let a = PixelBox {
+            top: 0,
+            left: 0,
+            height: 14,
+            width: 14,
+        };
+        let b = PixelBox {
+            top: 7,
+            left: 7,
+            height: 14,
+            width: 14,
+        };
+        let c = PixelBox {
+            top: 14,
+            left: 0,
+            height: 14,
+            width: 14,
+        };
         assert_eq!(a.overlap_area(&b), 49);
         assert_eq!(b.overlap_area(&a), 49);
         assert_eq!(a.overlap_area(&c), 0);

@@ -41,7 +41,11 @@ pub struct Extent {
 
 impl Extent {
     /// Extent of the non-zero entries of an `(h, w)` row-major patch; `None` if all are zero.
-    pub fn of_patch<T: Copy + Default + PartialEq>(patch: &[T], h: usize, w: usize) -> Option<Self> {
+    pub fn of_patch<T: Copy + Default + PartialEq>(
+        patch: &[T],
+        h: usize,
+        w: usize,
+    ) -> Option<Self> {
         let zero = T::default();
         let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
         for r in 0..h {
@@ -66,7 +70,13 @@ impl Extent {
 /// The ground-truth box of an object drawn at `body` (reference `_get_annotations`):
 /// `top = y0·h + int(top) − 0.5`, `bottom = y1·h + int(top) − 0.5` (same for x), clipped to
 /// `[0, frame_h] × [0, frame_w]`; `None` if the clipped box has no area.
-pub fn gt_box(id: u32, extent: &Extent, body: &Body, frame_h: usize, frame_w: usize) -> Option<GtObject> {
+pub fn gt_box(
+    id: u32,
+    extent: &Extent,
+    body: &Body,
+    frame_h: usize,
+    frame_w: usize,
+) -> Option<GtObject> {
     let (fh, fw) = (frame_h as f64, frame_w as f64);
     let (t, l) = (body.draw_top() as f64, body.draw_left() as f64);
     let (h, w) = (body.height as f64, body.width as f64);
@@ -86,7 +96,14 @@ pub fn gt_box(id: u32, extent: &Extent, body: &Body, frame_h: usize, frame_w: us
 
 /// Alpha-composite `sprite` onto an `(H, W, 3)` row-major canvas with its top-left pixel at
 /// `(top, left)`; the parts outside the canvas are skipped.
-pub fn draw(canvas: &mut [f32], frame_h: usize, frame_w: usize, sprite: &Sprite, top: usize, left: usize) {
+pub fn draw(
+    canvas: &mut [f32],
+    frame_h: usize,
+    frame_w: usize,
+    sprite: &Sprite,
+    top: usize,
+    left: usize,
+) {
     let rows = sprite.height.min(frame_h.saturating_sub(top));
     let cols = sprite.width.min(frame_w.saturating_sub(left));
     for r in 0..rows {
@@ -104,16 +121,20 @@ pub fn draw(canvas: &mut [f32], frame_h: usize, frame_w: usize, sprite: &Sprite,
 }
 
 /// Round an `(H, W, 3)` canvas to bytes into `out` (same shape).
+///
+/// Canvas values are blends of colours in `[0, 255]`, so `(v + 0.5) as u8` (a saturating cast)
+/// rounds half up.
 pub fn to_bytes(canvas: &[f32], mut out: ArrayViewMut3<'_, u8>) {
+    let quantise = |v: f32| (v + 0.5) as u8;
     match out.as_slice_mut() {
         Some(dst) => {
             for (d, &v) in dst.iter_mut().zip(canvas) {
-                *d = v.round().clamp(0.0, 255.0) as u8;
+                *d = quantise(v);
             }
         }
         None => {
             for (d, &v) in out.iter_mut().zip(canvas) {
-                *d = v.round().clamp(0.0, 255.0) as u8;
+                *d = quantise(v);
             }
         }
     }
@@ -125,7 +146,12 @@ mod tests {
     use crate::env::synthetic::motion::PixelBox;
 
     fn sprite(alpha: Vec<f32>, h: usize, w: usize, colour: [f32; 3]) -> Sprite {
-        Sprite { height: h, width: w, alpha: alpha.into(), colour }
+        Sprite {
+            height: h,
+            width: w,
+            alpha: alpha.into(),
+            colour,
+        }
     }
 
     #[test]
@@ -153,14 +179,35 @@ mod tests {
         }
         let e = Extent::of_patch(&patch, 14, 14).unwrap();
         assert_eq!((e.y0, e.y1), (2.0 / 14.0, 12.0 / 14.0));
-        let placed = PixelBox { top: 10, left: 20, height: 14, width: 14 };
+        let placed = PixelBox {
+            top: 10,
+            left: 20,
+            height: 14,
+            width: 14,
+        };
         let mut body = Body::new(placed, (0.0, 0.0));
         body.top += 0.9; // truncated when drawn
         let g = gt_box(3, &e, &body, 48, 48).unwrap();
-        assert_eq!((g.id, g.top, g.bottom, g.left, g.right), (3, 11.5, 21.5, 23.5, 29.5));
+        assert_eq!(
+            (g.id, g.top, g.bottom, g.left, g.right),
+            (3, 11.5, 21.5, 23.5, 29.5)
+        );
         // Clipped to the frame at the top-left corner.
-        let corner = Body::new(PixelBox { top: 0, left: 0, height: 14, width: 14 }, (0.0, 0.0));
-        let full = Extent { y0: 0.0, y1: 1.0, x0: 0.0, x1: 1.0 };
+        let corner = Body::new(
+            PixelBox {
+                top: 0,
+                left: 0,
+                height: 14,
+                width: 14,
+            },
+            (0.0, 0.0),
+        );
+        let full = Extent {
+            y0: 0.0,
+            y1: 1.0,
+            x0: 0.0,
+            x1: 1.0,
+        };
         let g = gt_box(0, &full, &corner, 48, 48).unwrap();
         assert_eq!((g.top, g.left, g.bottom, g.right), (0.0, 0.0, 13.5, 13.5));
         assert!(Extent::of_patch(&[0u8; 4], 2, 2).is_none());

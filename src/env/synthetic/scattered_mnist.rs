@@ -80,7 +80,12 @@ impl ScatteredMnistConfig {
             DIGIT_SIZE,
             self.max_overlap,
         )?;
-        super::check_motion(ScatteredMnist::ID, self.speed, self.max_overlap, self.episode_length)
+        super::check_motion(
+            ScatteredMnist::ID,
+            self.speed,
+            self.max_overlap,
+            self.episode_length,
+        )
     }
 }
 
@@ -103,7 +108,11 @@ impl ScatteredMnist {
     }
 
     /// Build the env on already loaded digits (shared between envs).
-    pub fn with_digits(cfg: ScatteredMnistConfig, digits: Arc<MnistDigits>, split: Split) -> Result<Self> {
+    pub fn with_digits(
+        cfg: ScatteredMnistConfig,
+        digits: Arc<MnistDigits>,
+        split: Split,
+    ) -> Result<Self> {
         cfg.validate()?;
         let pool = digits.split_indices(split);
         if pool.is_empty() {
@@ -157,18 +166,31 @@ impl SceneSampler for MnistScenes {
     fn sample(&mut self, rng: &mut ChaCha8Rng) -> Result<Vec<SceneObject>> {
         let c = &self.cfg;
         let n = rng.gen_range(c.min_objects..=c.max_objects);
-        let chosen: Vec<usize> = (0..n).map(|_| self.pool[rng.gen_range(0..self.pool.len())]).collect();
-        let boxes = place_boxes(rng, n, c.height, c.width, c.max_overlap, |_| (DIGIT_SIZE, DIGIT_SIZE))
-            .ok_or_else(|| placement_error(n, c.max_overlap))?;
+        let chosen: Vec<usize> = (0..n)
+            .map(|_| self.pool[rng.gen_range(0..self.pool.len())])
+            .collect();
+        let boxes = place_boxes(rng, n, c.height, c.width, c.max_overlap, |_| {
+            (DIGIT_SIZE, DIGIT_SIZE)
+        })
+        .ok_or_else(|| placement_error(n, c.max_overlap))?;
         let mut objects = Vec::with_capacity(n);
         for (&digit, placed) in chosen.iter().zip(boxes) {
             let image = self.digits.image(digit);
             let alpha: Vec<f32> = image.iter().map(|&v| v as f32 / 255.0).collect();
             // An all-black digit has no extent; it is drawn as nothing and gets no GT box.
-            let extent = Extent::of_patch(image, DIGIT_SIZE, DIGIT_SIZE)
-                .unwrap_or(Extent { y0: 0.0, y1: 0.0, x0: 0.0, x1: 0.0 });
+            let extent = Extent::of_patch(image, DIGIT_SIZE, DIGIT_SIZE).unwrap_or(Extent {
+                y0: 0.0,
+                y1: 0.0,
+                x0: 0.0,
+                x1: 0.0,
+            });
             objects.push(SceneObject {
-                sprite: Sprite { height: DIGIT_SIZE, width: DIGIT_SIZE, alpha: alpha.into(), colour: [255.0; 3] },
+                sprite: Sprite {
+                    height: DIGIT_SIZE,
+                    width: DIGIT_SIZE,
+                    alpha: alpha.into(),
+                    colour: [255.0; 3],
+                },
                 extent,
                 body: Body::new(placed, random_velocity(rng, c.speed)),
             });

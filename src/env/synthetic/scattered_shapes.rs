@@ -79,7 +79,11 @@ impl ScatteredShapesConfig {
             ));
         }
         // With jitter a box can shrink to half its size.
-        let smallest = if self.size_jitter { self.object_size.div_ceil(2) } else { self.object_size };
+        let smallest = if self.size_jitter {
+            self.object_size.div_ceil(2)
+        } else {
+            self.object_size
+        };
         check_counts(
             id,
             self.min_objects,
@@ -107,8 +111,17 @@ impl ScatteredShapes {
         let extents = extents
             .into_iter()
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| config_error(Self::ID, format!("`object_size` = {s} is too small to draw every shape")))?;
-        Ok(VideoEnv::from_sampler(ShapeScenes { cfg, extents, sprites: HashMap::new() }))
+            .ok_or_else(|| {
+                config_error(
+                    Self::ID,
+                    format!("`object_size` = {s} is too small to draw every shape"),
+                )
+            })?;
+        Ok(VideoEnv::from_sampler(ShapeScenes {
+            cfg,
+            extents,
+            sprites: HashMap::new(),
+        }))
     }
 }
 
@@ -128,7 +141,10 @@ impl ShapeScenes {
     }
 
     fn alpha(&mut self, shape: Shape, h: usize, w: usize) -> Arc<[f32]> {
-        self.sprites.entry((shape, h, w)).or_insert_with(|| rasterise(shape, h, w).into()).clone()
+        self.sprites
+            .entry((shape, h, w))
+            .or_insert_with(|| rasterise(shape, h, w).into())
+            .clone()
     }
 }
 
@@ -155,10 +171,22 @@ impl SceneSampler for ShapeScenes {
         let c = self.cfg.clone();
         let n = rng.gen_range(c.min_objects..=c.max_objects);
         // (colour, shape) uniformly from the 30 combinations, with replacement.
-        let kinds: Vec<(usize, usize)> =
-            (0..n).map(|_| (rng.gen_range(0..COLOURS.len()), rng.gen_range(0..Shape::ALL.len()))).collect();
+        let kinds: Vec<(usize, usize)> = (0..n)
+            .map(|_| {
+                (
+                    rng.gen_range(0..COLOURS.len()),
+                    rng.gen_range(0..Shape::ALL.len()),
+                )
+            })
+            .collect();
         let s = c.object_size;
-        let size = |r: &mut ChaCha8Rng| if c.size_jitter { (jittered(r, s), jittered(r, s)) } else { (s, s) };
+        let size = |r: &mut ChaCha8Rng| {
+            if c.size_jitter {
+                (jittered(r, s), jittered(r, s))
+            } else {
+                (s, s)
+            }
+        };
         let boxes = place_boxes(rng, n, c.height, c.width, c.max_overlap, size).ok_or_else(|| {
             Error::Invalid(format!(
                 "{}: could not place {n} shapes with `max_overlap` = {} after {MAX_RESTARTS} restarts; \

@@ -36,7 +36,13 @@ pub enum Shape {
 
 impl Shape {
     /// All shapes, in the reference's order.
-    pub const ALL: [Shape; 5] = [Shape::Circle, Shape::Diamond, Shape::Star, Shape::X, Shape::Plus];
+    pub const ALL: [Shape; 5] = [
+        Shape::Circle,
+        Shape::Diamond,
+        Shape::Star,
+        Shape::X,
+        Shape::Plus,
+    ];
 
     /// Whether the canvas point `(u, v)` in `[-1, 1]²` lies inside the shape.
     pub fn contains(self, u: f64, v: f64) -> bool {
@@ -89,12 +95,30 @@ pub struct Colour {
 
 /// The six Scattered Shapes colours (matplotlib named colours, as the reference uses).
 pub const COLOURS: [Colour; 6] = [
-    Colour { name: "red", rgb: [255, 0, 0] },
-    Colour { name: "green", rgb: [0, 128, 0] },
-    Colour { name: "blue", rgb: [0, 0, 255] },
-    Colour { name: "cyan", rgb: [0, 255, 255] },
-    Colour { name: "magenta", rgb: [255, 0, 255] },
-    Colour { name: "yellow", rgb: [255, 255, 0] },
+    Colour {
+        name: "red",
+        rgb: [255, 0, 0],
+    },
+    Colour {
+        name: "green",
+        rgb: [0, 128, 0],
+    },
+    Colour {
+        name: "blue",
+        rgb: [0, 0, 255],
+    },
+    Colour {
+        name: "cyan",
+        rgb: [0, 255, 255],
+    },
+    Colour {
+        name: "magenta",
+        rgb: [255, 0, 255],
+    },
+    Colour {
+        name: "yellow",
+        rgb: [255, 255, 0],
+    },
 ];
 
 /// Coverage of `shape` stretched to `height × width` pixels, row-major `(height, width)`,
@@ -152,7 +176,10 @@ mod tests {
             if shape != Shape::Star {
                 let ud = asymmetry(&a, s, |r, c| (s - 1 - r, c));
                 let tr = asymmetry(&a, s, |r, c| (c, r));
-                assert!(ud <= tol && tr <= tol, "{shape:?}: up-down {ud}, transpose {tr}");
+                assert!(
+                    ud <= tol && tr <= tol,
+                    "{shape:?}: up-down {ud}, transpose {tr}"
+                );
             }
         }
         // The star points up: its top row is covered, its bottom row not.
@@ -169,7 +196,10 @@ mod tests {
             (Shape::Circle, std::f64::consts::PI / 4.0),
             (Shape::Diamond, 0.5),
             // 10 triangles R·r·sin(36°)/2 on a canvas of area 4.
-            (Shape::Star, 5.0 * STAR_OUTER * STAR_INNER * (36f64).to_radians().sin() / 4.0),
+            (
+                Shape::Star,
+                5.0 * STAR_OUTER * STAR_INNER * (36f64).to_radians().sin() / 4.0,
+            ),
             (Shape::X, (2.0 * band - 2.0 * x_half * x_half) / 4.0),
             (Shape::Plus, 2.0 * 0.18 - 0.18 * 0.18),
         ];

@@ -121,16 +121,29 @@ impl<S: SceneSampler> VideoEnv<S> {
         }
         self.canvas.fill(0.0);
         for o in &self.objects {
-            draw(&mut self.canvas, h, w, &o.sprite, o.body.draw_top(), o.body.draw_left());
+            draw(
+                &mut self.canvas,
+                h,
+                w,
+                &o.sprite,
+                o.body.draw_top(),
+                o.body.draw_left(),
+            );
         }
         to_bytes(&self.canvas, self.frame.view_mut());
         let mut obs = obs;
         obs.assign(&self.frame);
-        Ok(Info { objects: Some(self.ground_truth()), ..Info::default() })
+        Ok(Info {
+            objects: Some(self.ground_truth()),
+            ..Info::default()
+        })
     }
 
     fn needs_reset(&self, what: &str) -> Error {
-        Error::NeedsReset { env: self.sampler.id().into(), what: what.into() }
+        Error::NeedsReset {
+            env: self.sampler.id().into(),
+            what: what.into(),
+        }
     }
 }
 
@@ -147,7 +160,12 @@ impl<S: SceneSampler> Env for VideoEnv<S> {
         &self.action_space
     }
 
-    fn reset_into(&mut self, seed: Option<u64>, _options: &ResetOptions, obs: ArrayViewMut3<'_, u8>) -> Result<Info> {
+    fn reset_into(
+        &mut self,
+        seed: Option<u64>,
+        _options: &ResetOptions,
+        obs: ArrayViewMut3<'_, u8>,
+    ) -> Result<Info> {
         let rng = match (seed, self.rng.take()) {
             (Some(s), _) => ChaCha8Rng::seed_from_u64(s),
             (None, Some(rng)) => rng,
@@ -156,22 +174,32 @@ impl<S: SceneSampler> Env for VideoEnv<S> {
         };
         let rng = self.rng.insert(rng);
         self.objects = self.sampler.sample(rng)?;
-        self.phase = if self.sampler.episode_length() > 1 { Phase::Running(0) } else { Phase::Ended };
+        self.phase = if self.sampler.episode_length() > 1 {
+            Phase::Running(0)
+        } else {
+            Phase::Ended
+        };
         self.draw_into(obs)
     }
 
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         if action >= 1 {
-            return Err(Error::InvalidAction { env: self.sampler.id().into(), action, n: 1 });
+            return Err(Error::InvalidAction {
+                env: self.sampler.id().into(),
+                action,
+                n: 1,
+            });
         }
         let t = match self.phase {
             Phase::Running(t) => t + 1,
-            Phase::Fresh => return Err(self.needs_reset("step called before reset; call reset first")),
+            Phase::Fresh => {
+                return Err(self.needs_reset("step called before reset; call reset first"))
+            }
             Phase::Ended => {
                 return Err(self.needs_reset(&format!(
-                    "the episode ended (truncated after {} frames); call reset before stepping again",
-                    self.sampler.episode_length()
-                )))
+                "the episode ended (truncated after {} frames); call reset before stepping again",
+                self.sampler.episode_length()
+            )))
             }
         };
         let (h, w) = self.sampler.frame_size();
@@ -180,8 +208,17 @@ impl<S: SceneSampler> Env for VideoEnv<S> {
         }
         let truncated = t + 1 >= self.sampler.episode_length();
         let info = self.draw_into(obs)?;
-        self.phase = if truncated { Phase::Ended } else { Phase::Running(t) };
-        Ok(Transition { reward: 0.0, terminated: false, truncated, info })
+        self.phase = if truncated {
+            Phase::Ended
+        } else {
+            Phase::Running(t)
+        };
+        Ok(Transition {
+            reward: 0.0,
+            terminated: false,
+            truncated,
+            info,
+        })
     }
 
     fn render(&self) -> Option<Frame> {

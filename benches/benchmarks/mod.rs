@@ -1,0 +1,3 @@
+//! Bench modules, one per area.
+
+pub mod synthetic;
