@@ -75,12 +75,34 @@ impl EnvSection {
     }
 }
 
+/// The `[eval]` section: metric settings and the ConnComp baseline's thresholds.
+///
+/// ```toml
+/// [eval.metrics]
+/// obj_threshold = 0.5
+/// [eval.conncomp]
+/// cc_threshold = 0.5
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalSection {
+    /// Metric settings (thresholds, quirk flags).
+    #[serde(default)]
+    pub metrics: crate::eval::EvalSettings,
+    /// ConnComp baseline tracker thresholds.
+    #[serde(default)]
+    pub conncomp: crate::baseline::ConnCompConfig,
+}
+
 /// A whole experiment file: the env, and (for model experiments) model/train/eval sections.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExperimentConfig {
     /// The environment.
     pub env: EnvSection,
+    /// Evaluation settings (defaults when absent).
+    #[serde(default)]
+    pub eval: EvalSection,
 }
 
 impl ExperimentConfig {
@@ -91,6 +113,9 @@ impl ExperimentConfig {
             msg: e.to_string().trim_end().to_string(),
         })?;
         cfg.env.validate(origin)?;
+        let named = |e: Error| Error::Config { path: origin.into(), msg: format!("[eval]: {e}") };
+        cfg.eval.metrics.validate().map_err(named)?;
+        cfg.eval.conncomp.validate().map_err(named)?;
         Ok(cfg)
     }
 

@@ -1,6 +1,10 @@
 //! The `silot` command line: one file per subcommand, each a thin layer over the library.
 
+mod clips;
 mod envs;
+mod eval;
+mod label;
+mod render;
 mod rollout;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +25,12 @@ pub enum Command {
     Envs(envs::EnvsArgs),
     /// Roll out an env with a seeded random policy and write T-frame clips to a dataset directory.
     Rollout(rollout::RolloutArgs),
+    /// Score a tracker against ground truth on fresh clips (MOTA, MOTP, IDF1, AP, count error).
+    Eval(eval::EvalArgs),
+    /// Write ConnComp ground-truth labels of fresh clips as JSON lines.
+    Label(label::LabelArgs),
+    /// Draw tracking pictures: ground truth beside predictions, boxes coloured by identity.
+    Render(render::RenderArgs),
 }
 
 /// Parse arguments, run, and turn errors into a message and exit code 1.
@@ -30,6 +40,9 @@ pub fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Envs(a) => envs::run(a),
         Command::Rollout(a) => rollout::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Label(a) => label::run(a),
+        Command::Render(a) => render::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
