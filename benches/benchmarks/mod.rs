@@ -1,0 +1,3 @@
+//! Benchmark groups, one module per subject.
+
+pub mod conncomp;
