@@ -36,7 +36,12 @@ fn atari_labeller_known_frame() {
     let shield_obj = objs.iter().find(|o| o.colour == shield).unwrap();
     // Dilated extent rows 150..=158, cols 40..=47 -> [149, 158] x [39, 47].
     assert_eq!(
-        (shield_obj.top, shield_obj.bottom, shield_obj.left, shield_obj.right),
+        (
+            shield_obj.top,
+            shield_obj.bottom,
+            shield_obj.left,
+            shield_obj.right
+        ),
         (149.0, 158.0, 39.0, 47.0)
     );
     // Ids of frame 0 are 0..n-1 in colour-major order.

@@ -17,12 +17,13 @@ fn py_motmetrics_test_events() {
     acc.update(&[1, 2], &[], &[]).unwrap(); // all miss
     acc.update(&[1, 2], &[A, B], &[1.0, 0.5, 0.3, 1.0]).unwrap(); // match
     acc.update(&[1, 2], &[A, B], &[0.2, NAN, NAN, 0.1]).unwrap(); // switch
-    // Match: a better new assignment exists, but history is preferred.
+                                                                  // Match: a better new assignment exists, but history is preferred.
     acc.update(&[1, 2], &[A, B], &[5.0, 1.0, 1.0, 5.0]).unwrap();
     acc.update(&[], &[], &[]).unwrap(); // no data
 
     use EventKind::*;
-    let want: Vec<(usize, EventKind, Option<u64>, Option<u64>, Option<f64>)> = vec![
+    type Row = (usize, EventKind, Option<u64>, Option<u64>, Option<f64>);
+    let want: Vec<Row> = vec![
         (0, FalsePositive, None, Some(A), None),
         (0, FalsePositive, None, Some(B), None),
         (1, Miss, Some(1), None, None),
@@ -42,7 +43,11 @@ fn py_motmetrics_test_events() {
     assert_eq!(got, want);
     let s = acc.summary();
     assert!((s.motp - 11.1 / 6.0).abs() < 1e-12, "MOTP {}", s.motp);
-    assert!((s.mota - (1.0 - (2.0 + 2.0 + 2.0) / 8.0)).abs() < 1e-12, "MOTA {}", s.mota);
+    assert!(
+        (s.mota - (1.0 - (2.0 + 2.0 + 2.0) / 8.0)).abs() < 1e-12,
+        "MOTA {}",
+        s.mota
+    );
     assert_eq!(s.num_frames, 6);
 }
 
@@ -61,11 +66,24 @@ fn py_motmetrics_clear_mot_figure_3() {
 }
 
 fn g(id: u32, top: f32, left: f32) -> GtObject {
-    GtObject { id, top, left, bottom: top + 10.0, right: left + 10.0 }
+    GtObject {
+        id,
+        top,
+        left,
+        bottom: top + 10.0,
+        right: left + 10.0,
+    }
 }
 
 fn p(id: u64, top: f32, left: f32, score: f32) -> TrackedObject {
-    TrackedObject { id, top, left, bottom: top + 10.0, right: left + 10.0, score }
+    TrackedObject {
+        id,
+        top,
+        left,
+        bottom: top + 10.0,
+        right: left + 10.0,
+        score,
+    }
 }
 
 /// Two clips in one accumulator, hand-computed:
@@ -79,8 +97,15 @@ fn evaluate_two_clips_hand_computed() {
         vec![vec![g(0, 0.0, 0.0)], vec![g(0, 0.0, 0.0)]],
     ];
     let pred = vec![
-        vec![vec![p(7, 0.0, 0.0, 1.0)], vec![p(7, 0.0, 0.0, 1.0)], vec![p(8, 0.0, 0.0, 1.0)]],
-        vec![vec![p(1, 0.0, 0.0, 0.3)], vec![p(1, 0.0, 2.0, 0.9), p(2, 50.0, 50.0, 0.9)]],
+        vec![
+            vec![p(7, 0.0, 0.0, 1.0)],
+            vec![p(7, 0.0, 0.0, 1.0)],
+            vec![p(8, 0.0, 0.0, 1.0)],
+        ],
+        vec![
+            vec![p(1, 0.0, 0.0, 0.3)],
+            vec![p(1, 0.0, 2.0, 0.9), p(2, 50.0, 50.0, 0.9)],
+        ],
     ];
     let r = evaluate(&pred, &gt, &EvalSettings::default()).unwrap();
     // GT 5; errors: 1 switch + 1 miss + 1 FP.

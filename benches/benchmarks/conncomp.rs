@@ -45,7 +45,9 @@ fn frames() -> Vec<Frame> {
         for _ in 0..CLIP {
             ale.act(actions[rng.gen_range(0..actions.len())]);
             ale.get_screen_rgb(&mut buf);
-            out.push(Frame::from_shape_fn((H, W, 3), |(y, x, c)| buf[(y * sw + x) * 3 + c]));
+            out.push(Frame::from_shape_fn((H, W, 3), |(y, x, c)| {
+                buf[(y * sw + x) * 3 + c]
+            }));
         }
     }
     out
@@ -75,10 +77,10 @@ fn synthetic_frames() -> Vec<Frame> {
                     }
                 }
             };
-            for r in 0..6 {
+            for (r, &colour) in colours.iter().enumerate().take(6) {
                 for i in 0..6 {
                     for (p, _) in sprite.iter().enumerate().filter(|(_, on)| **on) {
-                        put(30 + 18 * r + p / 8, 10 + c + t + 16 * i + p % 8, colours[r]);
+                        put(30 + 18 * r + p / 8, 10 + c + t + 16 * i + p % 8, colour);
                     }
                 }
             }
@@ -117,7 +119,15 @@ fn boxes_of(frames: &[Frame]) -> Vec<Vec<[i64; 7]>> {
                 .iter()
                 .map(|d| {
                     let c = unpack_rgb(d.class);
-                    [c[0].into(), c[1].into(), c[2].into(), d.top as i64, d.bottom as i64, d.left as i64, d.right as i64]
+                    [
+                        c[0].into(),
+                        c[1].into(),
+                        c[2].into(),
+                        d.top as i64,
+                        d.bottom as i64,
+                        d.left as i64,
+                        d.right as i64,
+                    ]
                 })
                 .collect()
         })
@@ -130,7 +140,11 @@ fn rust_fps(frames: &[Frame], min: Duration) -> f64 {
     let (mut n, start) = (0usize, Instant::now());
     while start.elapsed() < min {
         for f in frames {
-            black_box(atari_detections(&mut l, black_box(f)).map(|d| d.len()).unwrap_or(0));
+            black_box(
+                atari_detections(&mut l, black_box(f))
+                    .map(|d| d.len())
+                    .unwrap_or(0),
+            );
         }
         n += frames.len();
     }
@@ -162,13 +176,21 @@ fn python_reference(frames: &[Frame]) -> Option<(serde_json::Value, Vec<Vec<[i64
         "--boxes-out".into(),
         boxes.display().to_string(),
     ];
-    let pinned = Command::new("taskset").arg("-c").arg("0").arg("python3").args(&args).output();
+    let pinned = Command::new("taskset")
+        .arg("-c")
+        .arg("0")
+        .arg("python3")
+        .args(&args)
+        .output();
     let out = match pinned {
         Ok(o) if o.status.success() => o,
         _ => Command::new("python3").args(&args).output().ok()?,
     };
     if !out.status.success() {
-        eprintln!("python reference failed: {}", String::from_utf8_lossy(&out.stderr));
+        eprintln!(
+            "python reference failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         return None;
     }
     let stats: serde_json::Value = serde_json::from_slice(out.stdout.trim_ascii()).ok()?;
@@ -189,11 +211,21 @@ pub fn bench(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             i = (i + 1) % frames.len();
-            black_box(atari_detections(&mut l, black_box(&frames[i])).map(|d| d.len()).unwrap_or(0))
+            black_box(
+                atari_detections(&mut l, black_box(&frames[i]))
+                    .map(|d| d.len())
+                    .unwrap_or(0),
+            )
         })
     });
     g.bench_function("cpu_conncomp_atari_label_clip8_with_ids_195x160", |b| {
-        b.iter(|| black_box(label_atari_clip(black_box(&frames[..CLIP])).map(|v| v.len()).unwrap_or(0)))
+        b.iter(|| {
+            black_box(
+                label_atari_clip(black_box(&frames[..CLIP]))
+                    .map(|v| v.len())
+                    .unwrap_or(0),
+            )
+        })
     });
     g.finish();
 
@@ -206,7 +238,9 @@ pub fn bench(c: &mut Criterion) {
     );
     println!("  rust labeller           {rust:>12.0} frames/s");
     match python_reference(&frames) {
-        None => println!("  python reference unavailable (python3 with numpy, opencv-python-headless, scipy)"),
+        None => println!(
+            "  python reference unavailable (python3 with numpy, opencv-python-headless, scipy)"
+        ),
         Some((stats, py_boxes)) => {
             for key in ["opencv", "scipy"] {
                 if let Some(fps) = stats.get(format!("{key}_fps")).and_then(|v| v.as_f64()) {
@@ -220,7 +254,11 @@ pub fn bench(c: &mut Criterion) {
             let ours = boxes_of(&frames);
             let same = ours.iter().zip(&py_boxes).filter(|(a, b)| a == b).count();
             if let Some((a, b)) = ours.iter().zip(&py_boxes).find(|(a, b)| a != b) {
-                println!("  first differing frame: rust {} boxes, opencv {} boxes", a.len(), b.len());
+                println!(
+                    "  first differing frame: rust {} boxes, opencv {} boxes",
+                    a.len(),
+                    b.len()
+                );
                 for (x, y) in a.iter().zip(b.iter()).filter(|(x, y)| x != y).take(3) {
                     println!("    rust {x:?} vs opencv {y:?}");
                 }

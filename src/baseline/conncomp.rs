@@ -112,7 +112,13 @@ impl Labeller {
     /// Label a row-major `(h, w)` key image (`0` = background). Components are returned in
     /// OpenCV's order: raster order of the first 2×2 block for 8-connectivity (with or without
     /// dilation), raster order of the first pixel for 4-connectivity (see module docs).
-    pub fn label(&mut self, keys: &[u32], h: usize, w: usize, nb: Neighbourhood) -> Result<Vec<Component>> {
+    pub fn label(
+        &mut self,
+        keys: &[u32],
+        h: usize,
+        w: usize,
+        nb: Neighbourhood,
+    ) -> Result<Vec<Component>> {
         if keys.len() != h * w {
             return Err(Error::Invalid(format!(
                 "labeller: key image has {} pixels, expected {h} x {w}",
@@ -120,7 +126,9 @@ impl Labeller {
             )));
         }
         if h * w > u32::MAX as usize {
-            return Err(Error::Invalid(format!("labeller: image {h} x {w} is too large")));
+            return Err(Error::Invalid(format!(
+                "labeller: image {h} x {w} is too large"
+            )));
         }
         self.parent.resize(h * w, 0);
         self.comp_of.resize(h * w, 0);
@@ -210,15 +218,11 @@ impl Labeller {
         keys.clear();
         match frame.as_slice() {
             Some(px) => keys.extend(px.chunks_exact(3).map(|p| pack_rgb([p[0], p[1], p[2]]))),
-            None => keys.extend(
-                frame
-                    .outer_iter()
-                    .flat_map(|row| {
-                        row.outer_iter()
-                            .map(|p| pack_rgb([p[0], p[1], p[2]]))
-                            .collect::<Vec<_>>()
-                    }),
-            ),
+            None => keys.extend(frame.outer_iter().flat_map(|row| {
+                row.outer_iter()
+                    .map(|p| pack_rgb([p[0], p[1], p[2]]))
+                    .collect::<Vec<_>>()
+            })),
         }
         let comps = self.label(&keys, h, w, Neighbourhood::Dilated8);
         self.keys = keys;
@@ -302,10 +306,16 @@ pub fn synthetic_detections(
                 .collect::<Vec<_>>()
         })
         .collect();
-    let fg: Vec<bool> = px.iter().map(|p| p[0] + p[1] + p[2] >= cc_threshold).collect();
+    let fg: Vec<bool> = px
+        .iter()
+        .map(|p| p[0] + p[1] + p[2] >= cc_threshold)
+        .collect();
     let classes: Vec<Option<[f32; 3]>> = match cosine_threshold {
         None => vec![None],
-        Some(_) => colours.iter().map(|c| Some(c.map(|v| f32::from(v) / 255.0))).collect(),
+        Some(_) => colours
+            .iter()
+            .map(|c| Some(c.map(|v| f32::from(v) / 255.0)))
+            .collect(),
     };
     let mut out = Vec::new();
     let mut keys = vec![0u32; h * w];
@@ -360,7 +370,11 @@ mod tests {
     use proptest::prelude::*;
 
     /// Straightforward reference: explicit dilation per key, then BFS with 8-connectivity.
-    fn reference_dilated(keys: &[u32], h: usize, w: usize) -> Vec<(u32, usize, usize, usize, usize)> {
+    fn reference_dilated(
+        keys: &[u32],
+        h: usize,
+        w: usize,
+    ) -> Vec<(u32, usize, usize, usize, usize)> {
         let mut colours: Vec<u32> = keys.iter().copied().filter(|&k| k != 0).collect();
         colours.sort_unstable();
         colours.dedup();
@@ -476,13 +490,26 @@ mod tests {
         const R: [u8; 3] = [200, 0, 0];
         const G: [u8; 3] = [0, 200, 0];
         // A green pixel at (1,1) and a red 2x1 object at rows 3..=4, col 0.
-        let f = frame_from(&[&[K, K, K], &[K, G, K], &[K, K, K], &[R, K, K], &[R, K, K], &[K, K, K]]);
+        let f = frame_from(&[
+            &[K, K, K],
+            &[K, G, K],
+            &[K, K, K],
+            &[R, K, K],
+            &[R, K, K],
+            &[K, K, K],
+        ]);
         let d = atari_detections(&mut Labeller::new(), &f).unwrap();
         assert_eq!(d.len(), 2);
         // Green (0,200,0) sorts before red (200,0,0) in lexicographic RGB.
         assert_eq!(d[0].class, pack_rgb(G));
-        assert_eq!((d[0].top, d[0].bottom, d[0].left, d[0].right), (0.0, 2.0, 0.0, 2.0));
-        assert_eq!((d[1].top, d[1].bottom, d[1].left, d[1].right), (2.0, 5.0, -1.0, 1.0));
+        assert_eq!(
+            (d[0].top, d[0].bottom, d[0].left, d[0].right),
+            (0.0, 2.0, 0.0, 2.0)
+        );
+        assert_eq!(
+            (d[1].top, d[1].bottom, d[1].left, d[1].right),
+            (2.0, 5.0, -1.0, 1.0)
+        );
         assert_eq!(unpack_rgb(d[1].class), R);
     }
 
@@ -497,7 +524,10 @@ mod tests {
         // One mask: R and Y are 4-adjacent -> one object; the dim pixel is below threshold.
         let d = synthetic_detections(&mut l, &f, 0.5, None, &[]).unwrap();
         assert_eq!(d.len(), 1);
-        assert_eq!((d[0].top, d[0].left, d[0].bottom, d[0].right), (-0.5, -0.5, 0.5, 1.5));
+        assert_eq!(
+            (d[0].top, d[0].left, d[0].bottom, d[0].right),
+            (-0.5, -0.5, 0.5, 1.5)
+        );
         // Colour classes split them (red vs yellow; cos(R, Y) = 0.707 < 0.9).
         let d = synthetic_detections(&mut l, &f, 0.5, Some(0.9), &[R, Y]).unwrap();
         assert_eq!(d.iter().map(|d| d.class).collect::<Vec<_>>(), vec![0, 1]);

@@ -34,9 +34,8 @@ pub struct LabelledObject {
 impl LabelledObject {
     /// As a ground-truth object for evaluation.
     pub fn to_gt(&self) -> Result<GtObject> {
-        let id = u32::try_from(self.id).map_err(|_| {
-            Error::Invalid(format!("label id {} does not fit u32", self.id))
-        })?;
+        let id = u32::try_from(self.id)
+            .map_err(|_| Error::Invalid(format!("label id {} does not fit u32", self.id)))?;
         Ok(GtObject {
             id,
             top: self.top,
@@ -92,7 +91,14 @@ fn default_gate() -> f32 {
 }
 fn default_colours() -> Vec<[u8; 3]> {
     // Scattered Shapes' six matplotlib colours: red, green, blue, cyan, magenta, yellow.
-    vec![[255, 0, 0], [0, 128, 0], [0, 0, 255], [0, 255, 255], [255, 0, 255], [255, 255, 0]]
+    vec![
+        [255, 0, 0],
+        [0, 128, 0],
+        [0, 0, 255],
+        [0, 255, 255],
+        [255, 0, 255],
+        [255, 255, 0],
+    ]
 }
 
 /// Thresholds of the synthetic ConnComp baseline (the `[eval]` section of an env's TOML).
@@ -132,8 +138,11 @@ impl ConnCompConfig {
     /// Check value ranges; the error names the field and its valid range.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("conncomp config: {m}")));
-        if !(self.cc_threshold >= 0.0 && self.cc_threshold <= 3.0) {
-            return bad(format!("cc_threshold = {} must be in [0, 3]", self.cc_threshold));
+        if !(0.0..=3.0).contains(&self.cc_threshold) {
+            return bad(format!(
+                "cc_threshold = {} must be in [0, 3]",
+                self.cc_threshold
+            ));
         }
         if let Some(t) = self.cosine_threshold {
             if !(-1.0..=1.0).contains(&t) {
@@ -143,8 +152,11 @@ impl ConnCompConfig {
                 return bad("cosine_threshold is set but colours is empty".into());
             }
         }
-        if !(self.match_gate_px >= 0.0) {
-            return bad(format!("match_gate_px = {} must be >= 0", self.match_gate_px));
+        if self.match_gate_px.is_nan() || self.match_gate_px < 0.0 {
+            return bad(format!(
+                "match_gate_px = {} must be >= 0",
+                self.match_gate_px
+            ));
         }
         Ok(())
     }
@@ -305,7 +317,13 @@ mod tests {
     #[test]
     fn synthetic_tracker_scores_perfect_mota_on_clean_shapes() {
         let frames: Vec<Frame> = (0..5)
-            .map(|t| frame(48, 48, &[(4 + 2 * t, 4, 6, [255; 3]), (30, 30 - 3 * t, 5, [255; 3])]))
+            .map(|t| {
+                frame(
+                    48,
+                    48,
+                    &[(4 + 2 * t, 4, 6, [255; 3]), (30, 30 - 3 * t, 5, [255; 3])],
+                )
+            })
             .collect();
         let mut tr = ConnCompTracker::new(ConnCompConfig::default()).unwrap();
         let out = tr.track_clip(&frames).unwrap();
@@ -321,16 +339,24 @@ mod tests {
                 vec![sq(0, 4 + 2 * t, 4, 6), sq(1, 30, 30 - 3 * t, 5)]
             })
             .collect();
-        let r = crate::eval::evaluate(&[out], &[gt], &crate::eval::EvalSettings::default()).unwrap();
-        assert_eq!((r.mota, r.idf1, r.ap, r.count_abs_error), (1.0, 1.0, 1.0, 0.0));
+        let r =
+            crate::eval::evaluate(&[out], &[gt], &crate::eval::EvalSettings::default()).unwrap();
+        assert_eq!(
+            (r.mota, r.idf1, r.ap, r.count_abs_error),
+            (1.0, 1.0, 1.0, 0.0)
+        );
         assert!(r.motp.abs() < 1e-6);
         assert_eq!(tr.name(), "conncomp");
     }
 
     #[test]
     fn config_toml_defaults_and_unknown_keys() {
-        let c: ConnCompConfig = toml::from_str("cc_threshold = 0.6\ncosine_threshold = 0.9").unwrap();
-        assert_eq!((c.cc_threshold, c.cosine_threshold, c.match_gate_px), (0.6, Some(0.9), 30.0));
+        let c: ConnCompConfig =
+            toml::from_str("cc_threshold = 0.6\ncosine_threshold = 0.9").unwrap();
+        assert_eq!(
+            (c.cc_threshold, c.cosine_threshold, c.match_gate_px),
+            (0.6, Some(0.9), 30.0)
+        );
         assert_eq!(c.colours.len(), 6);
         assert!(toml::from_str::<ConnCompConfig>("cc_treshold = 0.6").is_err());
         let back: ConnCompConfig = toml::from_str(&toml::to_string(&c).unwrap()).unwrap();

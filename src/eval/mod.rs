@@ -79,7 +79,10 @@ impl EvalSettings {
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("eval settings: {m}")));
         if !(0.0..1.0).contains(&self.obj_threshold) {
-            return bad(format!("obj_threshold = {} must be in [0, 1)", self.obj_threshold));
+            return bad(format!(
+                "obj_threshold = {} must be in [0, 1)",
+                self.obj_threshold
+            ));
         }
         if !(self.mot_iou_threshold > 0.0 && self.mot_iou_threshold <= 1.0) {
             return bad(format!(
@@ -88,7 +91,10 @@ impl EvalSettings {
             ));
         }
         if self.ap_iou_thresholds.is_empty()
-            || self.ap_iou_thresholds.iter().any(|t| !(0.0..1.0).contains(t))
+            || self
+                .ap_iou_thresholds
+                .iter()
+                .any(|t| !(0.0..1.0).contains(t))
         {
             return bad(format!(
                 "ap_iou_thresholds = {:?} must be a non-empty list of values in [0, 1)",
@@ -138,7 +144,14 @@ pub fn evaluate(
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
             counts.update(g.len(), p.iter().map(|o| o.score));
             ap_gt.push(objects.iter().map(|o| o.1).collect());
-            ap_pred.push(p.iter().map(|o| ScoredBox { score: o.score, bbox: o.into() }).collect());
+            ap_pred.push(
+                p.iter()
+                    .map(|o| ScoredBox {
+                        score: o.score,
+                        bbox: o.into(),
+                    })
+                    .collect(),
+            );
             if let Some(d) = details.as_mut() {
                 d.push(frame_detail(c, t, g, p));
             }
@@ -253,12 +266,27 @@ mod tests {
         let g = vec![vec![vec![gt(0, 0.0, 0.0), gt(1, 10.0, 10.0)]; 3]];
         let p = vec![vec![vec![tr(5, 0.0, 0.0, 1.0), tr(6, 10.0, 10.0, 1.0)]; 3]];
         let r = evaluate(&p, &g, &EvalSettings::default()).unwrap();
-        assert_eq!((r.mota, r.motp, r.idf1, r.ap, r.count_abs_error), (1.0, 0.0, 1.0, 1.0, 0.0));
+        assert_eq!(
+            (r.mota, r.motp, r.idf1, r.ap, r.count_abs_error),
+            (1.0, 0.0, 1.0, 1.0, 0.0)
+        );
         assert_eq!((r.clips, r.frames, r.num_gt, r.num_pred), (1, 3, 6, 6));
         let v: serde_json::Value = serde_json::to_value(&r).unwrap();
         for k in [
-            "mota", "motp", "idf1", "ap", "count_abs_error", "clips", "frames", "num_gt",
-            "num_pred", "env", "preset", "tracker", "seed", "thresholds",
+            "mota",
+            "motp",
+            "idf1",
+            "ap",
+            "count_abs_error",
+            "clips",
+            "frames",
+            "num_gt",
+            "num_pred",
+            "env",
+            "preset",
+            "tracker",
+            "seed",
+            "thresholds",
             "quirk_drop_overfull_frames",
         ] {
             assert!(v.get(k).is_some(), "missing key {k}");
@@ -286,7 +314,10 @@ mod tests {
         assert_eq!(on.mota, 0.0);
         assert!(on.table().contains("quirk ON"));
         let d = on.frames_detail.as_ref().unwrap();
-        assert_eq!((d.len(), d[0].pred.len(), d[0].pred[0].score), (1, 3, Some(1.0)));
+        assert_eq!(
+            (d.len(), d[0].pred.len(), d[0].pred[0].score),
+            (1, 3, Some(1.0))
+        );
         // JSON round trip, with motp NaN -> null -> NaN.
         let json = serde_json::to_string(&on).unwrap();
         assert!(json.contains("\"motp\":null"));
