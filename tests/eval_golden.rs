@@ -119,3 +119,108 @@ fn evaluate_two_clips_hand_computed() {
     // Count error: clip1 frame0 predicts 0 (score .3) vs 1; frame1 predicts 2 vs 1 -> 2 / 5.
     assert!((r.count_abs_error - 0.4).abs() < 1e-12);
 }
+
+/// Random multi-clip cases scored by py-motmetrics 1.4.0 itself
+/// (`tests/eval_motmetrics_fixture.py` generates `tests/eval_motmetrics_fixture.json`).
+#[test]
+fn matches_py_motmetrics_on_random_cases() {
+    let text = include_str!("eval_motmetrics_fixture.json");
+    let fixture: serde_json::Value = serde_json::from_str(text).unwrap();
+    let cases = fixture["cases"].as_array().unwrap();
+    assert!(cases.len() > 40);
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    let boxes = |v: &serde_json::Value| -> Vec<(u64, [f32; 4])> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                let b = b.as_array().unwrap();
+                let e = |k: usize| f(&b[k]) as f32;
+                (b[0].as_u64().unwrap(), [e(1), e(2), e(3), e(4)])
+            })
+            .collect()
+    };
+    for (n, case) in cases.iter().enumerate() {
+        let mut gt = Vec::new();
+        let mut pred = Vec::new();
+        for clip in case["clips"].as_array().unwrap() {
+            let frames = clip.as_array().unwrap();
+            gt.push(
+                frames
+                    .iter()
+                    .map(|fr| {
+                        boxes(&fr["gt"])
+                            .into_iter()
+                            .map(|(id, b)| GtObject {
+                                id: id as u32,
+                                top: b[0],
+                                left: b[1],
+                                bottom: b[2],
+                                right: b[3],
+                            })
+                            .collect()
+                    })
+                    .collect::<Vec<Vec<GtObject>>>(),
+            );
+            pred.push(
+                frames
+                    .iter()
+                    .map(|fr| {
+                        boxes(&fr["hyp"])
+                            .into_iter()
+                            .map(|(id, b)| TrackedObject {
+                                id,
+                                top: b[0],
+                                left: b[1],
+                                bottom: b[2],
+                                right: b[3],
+                                score: 1.0,
+                            })
+                            .collect()
+                    })
+                    .collect::<Vec<Vec<TrackedObject>>>(),
+            );
+        }
+        // Replay through the accumulator to compare event counts too.
+        let mut acc = MotAccumulator::totals_only();
+        for (gc, pc) in gt.iter().zip(&pred) {
+            acc.start_sequence();
+            for (g, p) in gc.iter().zip(pc) {
+                let o: Vec<(u64, silot::eval::BBox)> =
+                    g.iter().map(|x| (u64::from(x.id), x.into())).collect();
+                let h: Vec<(u64, silot::eval::BBox)> = p.iter().map(|x| (x.id, x.into())).collect();
+                acc.update_boxes(&o, &h, 0.5).unwrap();
+            }
+        }
+        let s = acc.summary();
+        let want = &case["expected"];
+        let count = |k: &str| f(&want[k]) as usize;
+        assert_eq!(
+            (
+                s.num_matches,
+                s.num_switches,
+                s.num_misses,
+                s.num_false_positives
+            ),
+            (
+                count("num_matches"),
+                count("num_switches"),
+                count("num_misses"),
+                count("num_false_positives")
+            ),
+            "case {n}: event counts differ"
+        );
+        let r = evaluate(&pred, &gt, &EvalSettings::default()).unwrap();
+        for (k, got) in [("mota", r.mota), ("idf1", r.idf1), ("motp", r.motp)] {
+            if want[k].is_null() {
+                assert!(got.is_nan(), "case {n}: {k} should be undefined, got {got}");
+            } else {
+                assert!(
+                    (got - f(&want[k])).abs() < 1e-9,
+                    "case {n}: {k} {got} vs {}",
+                    want[k]
+                );
+            }
+        }
+    }
+}
