@@ -83,6 +83,35 @@ pub fn atari_ground_truth(frames: &[Frame]) -> Result<Vec<Vec<GtObject>>> {
         .collect()
 }
 
+/// One line of `silot label` output: the labels of one frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabelLine {
+    /// Clip index.
+    pub clip: usize,
+    /// Frame index within the clip.
+    pub t: usize,
+    /// The frame's objects.
+    pub objects: Vec<LabelledObject>,
+}
+
+/// The labels of one clip as JSON lines (one [`LabelLine`] per frame, each ending in `\n`).
+pub fn labels_jsonl(clip: usize, labels: &[Vec<LabelledObject>]) -> Result<String> {
+    let mut out = String::new();
+    for (t, objects) in labels.iter().enumerate() {
+        let line = LabelLine {
+            clip,
+            t,
+            objects: objects.clone(),
+        };
+        let s = serde_json::to_string(&line)
+            .map_err(|e| Error::Invalid(format!("serialising labels of clip {clip}: {e}")))?;
+        out.push_str(&s);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 fn default_cc_threshold() -> f32 {
     0.5
 }
@@ -312,6 +341,16 @@ mod tests {
         }
         let gt = atari_ground_truth(&frames).unwrap();
         assert_eq!(gt[3][1].id, 1);
+        let jsonl = labels_jsonl(5, &labels).unwrap();
+        let lines: Vec<LabelLine> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            (lines[2].clip, lines[2].t, &lines[2].objects),
+            (5, 2, &labels[2])
+        );
     }
 
     #[test]

@@ -21,9 +21,10 @@ pub use report::{BoxRecord, EvalReport, FrameDetail, ReportThresholds};
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::Frame;
 use crate::env::GtObject;
 use crate::error::{Error, Result};
-use crate::track::TrackedObject;
+use crate::track::{TrackedObject, Tracker};
 
 fn default_obj_threshold() -> f32 {
     0.5
@@ -185,6 +186,28 @@ pub fn evaluate(
         quirk_ap_ignore_after_gt_exhausted: settings.ap_ignore_after_gt_exhausted,
         frames_detail: details,
     })
+}
+
+/// Run `tracker` on every clip (`clips[c]` = the frames of clip `c`).
+pub fn run_tracker(
+    tracker: &mut dyn Tracker,
+    clips: &[Vec<Frame>],
+) -> Result<Vec<Vec<Vec<TrackedObject>>>> {
+    clips.iter().map(|c| tracker.track_clip(c)).collect()
+}
+
+/// Run `tracker` on `clips` and [`evaluate`] it against `gt`; the report's `tracker` field is
+/// set to the tracker's name.
+pub fn evaluate_tracker(
+    tracker: &mut dyn Tracker,
+    clips: &[Vec<Frame>],
+    gt: &[Vec<Vec<GtObject>>],
+    settings: &EvalSettings,
+) -> Result<EvalReport> {
+    let pred = run_tracker(tracker, clips)?;
+    let mut report = evaluate(&pred, gt, settings)?;
+    report.tracker = tracker.name().to_string();
+    Ok(report)
 }
 
 fn check_shapes(pred: &[Vec<Vec<TrackedObject>>], gt: &[Vec<Vec<GtObject>>]) -> Result<()> {
