@@ -9,7 +9,10 @@ dilated component. Two implementations are timed on one core: OpenCV and scipy.n
 
 Input: raw uint8 frames (N, H, W, 3) in a file. Output (stdout): one JSON line with frames/s of
 each implementation. With --boxes-out, the OpenCV boxes per frame are written as JSON
-(list of frames, each a list of [r, g, b, top, bottom, left, right]) for an exactness check.
+(list of frames, each a list of [r, g, b, top, bottom, left, right]) for an exactness check,
+and with --ids-out the identities from frame-to-frame Hungarian matching (scipy's
+linear_sum_assignment on box-centre distance, +10000 on colour mismatch, match iff cost < 10000,
+fresh ids in detection order, empty frames resetting) for a check of the id assignment.
 
 Needs: pip install numpy opencv-python-headless scipy
 """
@@ -67,6 +70,32 @@ def label_frame_scipy(frame, colours, structure):
     return boxes
 
 
+def assign_ids(clip_boxes):
+    """Ids per frame for one clip's boxes (rows current objects, columns previous ones)."""
+    from scipy.optimize import linear_sum_assignment
+
+    prev, next_id, out = [], 0, []
+    for boxes in clip_boxes:
+        cur = [((b[3] + b[4]) / 2, (b[5] + b[6]) / 2, tuple(b[:3])) for b in boxes]
+        ids = [None] * len(cur)
+        if cur and prev:
+            cost = np.zeros((len(cur), len(prev)))
+            for i, (y, x, c) in enumerate(cur):
+                for j, (py, px, pc, _) in enumerate(prev):
+                    d = min(np.hypot(y - py, x - px), 10000.0)
+                    cost[i, j] = d + (10000.0 if c != pc else 0.0)
+            for i, j in zip(*linear_sum_assignment(cost)):
+                if cost[i, j] < 10000.0:
+                    ids[i] = prev[j][3]
+        for i in range(len(ids)):
+            if ids[i] is None:
+                ids[i] = next_id
+                next_id += 1
+        out.append(ids)
+        prev = [(y, x, c, k) for (y, x, c), k in zip(cur, ids)]
+    return out
+
+
 def fps(label, clips, min_seconds):
     """Frames per second of `label` over all frames; colour sets are computed outside the timer."""
     colour_sets = [clip_colours(c) for c in clips]
@@ -91,6 +120,7 @@ def main():
     ap.add_argument("--clip-len", type=int, default=8)
     ap.add_argument("--min-seconds", type=float, default=2.0)
     ap.add_argument("--boxes-out")
+    ap.add_argument("--ids-out")
     args = ap.parse_args()
 
     frames = np.fromfile(args.frames, dtype=np.uint8).reshape(args.n, args.height, args.width, 3)
@@ -107,6 +137,12 @@ def main():
                 boxes.extend(label_frame_opencv(f, cols, kernel) for f in clip)
             with open(args.boxes_out, "w") as fh:
                 json.dump(boxes, fh)
+            if args.ids_out:
+                ids = []
+                for k in range(0, len(boxes), args.clip_len):
+                    ids.extend(assign_ids(boxes[k : k + args.clip_len]))
+                with open(args.ids_out, "w") as fh:
+                    json.dump(ids, fh)
     if ndimage is not None:
         import scipy
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use silot::baseline::conncomp::{atari_detections, unpack_rgb};
-use silot::baseline::{label_atari_clip, Labeller};
+use silot::baseline::{label_atari_clip, LabelledObject, Labeller};
 use silot::env::Frame;
 
 const H: usize = 195;
@@ -151,10 +151,14 @@ fn rust_fps(frames: &[Frame], min: Duration) -> f64 {
     n as f64 / start.elapsed().as_secs_f64()
 }
 
-fn python_reference(frames: &[Frame]) -> Option<(serde_json::Value, Vec<Vec<[i64; 7]>>)> {
+/// Reference output: timing stats, OpenCV boxes per frame, scipy-Hungarian ids per frame.
+type Reference = (serde_json::Value, Vec<Vec<[i64; 7]>>, Vec<Vec<u64>>);
+
+fn python_reference(frames: &[Frame]) -> Option<Reference> {
     let dir = tempfile::tempdir().ok()?;
     let raw = dir.path().join("frames.u8");
     let boxes = dir.path().join("boxes.json");
+    let ids = dir.path().join("ids.json");
     let mut file = std::fs::File::create(&raw).ok()?;
     for f in frames {
         file.write_all(f.as_standard_layout().as_slice()?).ok()?;
@@ -175,6 +179,8 @@ fn python_reference(frames: &[Frame]) -> Option<(serde_json::Value, Vec<Vec<[i64
         CLIP.to_string(),
         "--boxes-out".into(),
         boxes.display().to_string(),
+        "--ids-out".into(),
+        ids.display().to_string(),
     ];
     let pinned = Command::new("taskset")
         .arg("-c")
@@ -198,7 +204,11 @@ fn python_reference(frames: &[Frame]) -> Option<(serde_json::Value, Vec<Vec<[i64
         .ok()
         .and_then(|s| serde_json::from_slice(&s).ok())
         .unwrap_or_default();
-    Some((stats, b))
+    let i: Vec<Vec<u64>> = std::fs::read(&ids)
+        .ok()
+        .and_then(|s| serde_json::from_slice(&s).ok())
+        .unwrap_or_default();
+    Some((stats, b, i))
 }
 
 /// Criterion timings plus the side-by-side comparison with the Python reference.
@@ -241,7 +251,7 @@ pub fn bench(c: &mut Criterion) {
         None => println!(
             "  python reference unavailable (python3 with numpy, opencv-python-headless, scipy)"
         ),
-        Some((stats, py_boxes)) => {
+        Some((stats, py_boxes, py_ids)) => {
             for key in ["opencv", "scipy"] {
                 if let Some(fps) = stats.get(format!("{key}_fps")).and_then(|v| v.as_f64()) {
                     println!(
@@ -265,6 +275,16 @@ pub fn bench(c: &mut Criterion) {
             }
             println!(
                 "  boxes identical to OpenCV's (same order) in {same}/{} frames",
+                frames.len()
+            );
+            let ours: Vec<Vec<u64>> = frames
+                .chunks(CLIP)
+                .flat_map(|c| label_atari_clip(c).unwrap_or_default())
+                .map(|f: Vec<LabelledObject>| f.iter().map(|o| o.id).collect())
+                .collect();
+            let same = ours.iter().zip(&py_ids).filter(|(a, b)| a == b).count();
+            println!(
+                "  ids identical to scipy-Hungarian reference in {same}/{} frames",
                 frames.len()
             );
         }
