@@ -57,6 +57,9 @@ pub fn assign(rows: usize, cols: usize, costs: &[f64]) -> Result<Vec<(usize, usi
     let scale_max = (I64_BUDGET / (rf * (rf + 1.0) + 1.0))
         .min(MAX_SCALE)
         .floor();
+    // Halve everything when the span itself overflows (costs near ±f64::MAX).
+    let half = !(hi - lo).is_finite();
+    let (lo, hi) = if half { (lo / 2.0, hi / 2.0) } else { (lo, hi) };
     let span = hi - lo;
     let factor = if span > 0.0 { scale_max / span } else { 0.0 };
     // One forbidden pair must cost more than r allowed pairs at the maximum scaled cost.
@@ -64,6 +67,7 @@ pub fn assign(rows: usize, cols: usize, costs: &[f64]) -> Result<Vec<(usize, usi
     let matrix = Matrix::from_fn(r, c, |(i, j)| {
         let v = at(i, j);
         if v.is_finite() {
+            let v = if half { v / 2.0 } else { v };
             ((v - lo) * factor).round() as i64
         } else {
             forbidden
@@ -151,6 +155,14 @@ mod tests {
         );
         assert!(assign(0, 3, &[]).unwrap().is_empty());
         assert!(assign(2, 2, &[1.0]).is_err());
+    }
+
+    #[test]
+    fn extreme_costs_keep_their_order() {
+        let c = [f64::MAX, -f64::MAX, 0.0, f64::MAX];
+        assert_eq!(assign(2, 2, &c).unwrap(), vec![(0, 1), (1, 0)]);
+        let c = [1e300, 1e-300, 0.0, 1e300];
+        assert_eq!(assign(2, 2, &c).unwrap(), vec![(0, 1), (1, 0)]);
     }
 
     #[test]
