@@ -40,6 +40,18 @@ pub enum Neighbourhood {
 }
 
 impl Neighbourhood {
+    /// Backward offsets still needed when the left neighbour `(0, −1)` has the same key: every
+    /// other backward neighbour is also a neighbour of that left pixel, hence already linked
+    /// to it (the later pixel of each pair checks it). For `Dilated8`, only `(−2, 2)` and
+    /// `(−1, 2)` lie outside the left pixel's neighbourhood.
+    fn offsets_after_left(self) -> &'static [(isize, isize)] {
+        match self {
+            Neighbourhood::Four => &[(-1, 0)],
+            Neighbourhood::Eight => &[(-1, 1)],
+            Neighbourhood::Dilated8 => &[(-2, 2), (-1, 2)],
+        }
+    }
+
     /// Offsets `(dy, dx)` of neighbours that precede a pixel in raster order.
     fn backward_offsets(self) -> &'static [(isize, isize)] {
         match self {
@@ -132,7 +144,6 @@ impl Labeller {
         }
         self.parent.resize(h * w, 0);
         self.comp_of.resize(h * w, 0);
-        let offsets = nb.backward_offsets();
         let parent = &mut self.parent;
         // Pass 1: union with earlier neighbours of the same key; roots are set minima.
         for y in 0..h {
@@ -142,8 +153,14 @@ impl Labeller {
                 if k == 0 {
                     continue;
                 }
-                let mut root = i as u32;
-                parent[i] = root;
+                let offsets = if x > 0 && keys[i - 1] == k {
+                    parent[i] = find(parent, (i - 1) as u32);
+                    nb.offsets_after_left()
+                } else {
+                    parent[i] = i as u32;
+                    nb.backward_offsets()
+                };
+                let mut root = parent[i];
                 for &(dy, dx) in offsets {
                     let (ny, nx) = (y as isize + dy, x as isize + dx);
                     if ny < 0 || nx < 0 || nx >= w as isize {
@@ -370,11 +387,13 @@ mod tests {
     use proptest::prelude::*;
 
     /// Straightforward reference: explicit dilation per key, then BFS with 8-connectivity.
-    fn reference_dilated(
+    fn reference(
         keys: &[u32],
         h: usize,
         w: usize,
+        nb: Neighbourhood,
     ) -> Vec<(u32, usize, usize, usize, usize)> {
+        let dilate = nb == Neighbourhood::Dilated8;
         let mut colours: Vec<u32> = keys.iter().copied().filter(|&k| k != 0).collect();
         colours.sort_unstable();
         colours.dedup();
@@ -384,7 +403,8 @@ mod tests {
             let mut dil = vec![false; h * w];
             for y in 0..h {
                 for x in 0..w {
-                    dil[y * w + x] = m(y, x) || (y > 0 && m(y - 1, x)) || (x > 0 && m(y, x - 1));
+                    dil[y * w + x] =
+                        m(y, x) || (dilate && ((y > 0 && m(y - 1, x)) || (x > 0 && m(y, x - 1))));
                 }
             }
             let mut seen = vec![false; h * w];
@@ -403,6 +423,9 @@ mod tests {
                     x1 = x1.max(x);
                     for dy in -1isize..=1 {
                         for dx in -1isize..=1 {
+                            if nb == Neighbourhood::Four && dy != 0 && dx != 0 {
+                                continue;
+                            }
                             let (ny, nx) = (y as isize + dy, x as isize + dx);
                             if ny < 0 || nx < 0 || ny >= h as isize || nx >= w as isize {
                                 continue;
@@ -535,20 +558,24 @@ mod tests {
 
     proptest! {
         #[test]
-        fn dilated_rule_equals_dilate_then_label(
+        fn union_find_equals_explicit_dilation_and_flood_fill(
             h in 1usize..9, w in 1usize..9, seed in proptest::collection::vec(0u32..4, 81)
         ) {
             let keys: Vec<u32> = seed[..h * w].iter().map(|&v| if v == 3 { 0 } else { v }).collect();
-            let mut got: Vec<(u32, usize, usize, usize, usize)> = Labeller::new()
-                .label(&keys, h, w, Neighbourhood::Dilated8)
-                .unwrap()
-                .iter()
-                .map(|c| (c.key, c.ymin, c.ymax, c.xmin, c.xmax))
-                .collect();
-            let mut want = reference_dilated(&keys, h, w);
-            got.sort_unstable();
-            want.sort_unstable();
-            prop_assert_eq!(got, want);
+            let mut l = Labeller::new();
+            for nb in [Neighbourhood::Four, Neighbourhood::Eight, Neighbourhood::Dilated8] {
+                let comps = l.label(&keys, h, w, nb).unwrap();
+                if nb != Neighbourhood::Four {
+                    // Non-decreasing: components of different keys may share a block.
+                    prop_assert!(comps.windows(2).all(|p| p[0].first_block <= p[1].first_block));
+                }
+                let mut got: Vec<(u32, usize, usize, usize, usize)> =
+                    comps.iter().map(|c| (c.key, c.ymin, c.ymax, c.xmin, c.xmax)).collect();
+                let mut want = reference(&keys, h, w, nb);
+                got.sort_unstable();
+                want.sort_unstable();
+                prop_assert_eq!(got, want, "{:?}", nb);
+            }
         }
     }
 }
