@@ -341,11 +341,15 @@ mod tests {
             (d.len(), d[0].pred.len(), d[0].pred[0].score),
             (1, 3, Some(1.0))
         );
-        // JSON round trip, with motp NaN -> null -> NaN.
-        let json = serde_json::to_string(&on).unwrap();
-        assert!(json.contains("\"motp\":null"));
+        // JSON round trip through a file, with motp NaN -> null -> NaN.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.json");
+        on.write_json(&path).unwrap();
+        let json = std::fs::read_to_string(&path).unwrap();
+        assert!(json.contains("\"motp\": null"));
         let back: EvalReport = serde_json::from_str(&json).unwrap();
         assert!(back.motp.is_nan() && back.mota == 0.0);
+        assert_eq!(back.frames_detail, on.frames_detail);
     }
 
     #[test]
