@@ -2,4 +2,5 @@
 
 mod benchmarks;
 
-criterion::criterion_main!(benchmarks::synthetic::benches);
+criterion::criterion_group!(conncomp, benchmarks::conncomp::bench);
+criterion::criterion_main!(benchmarks::synthetic::benches, conncomp);

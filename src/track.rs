@@ -86,7 +86,10 @@ mod tests {
             score: 0.9,
         };
         let g = o.to_gt().unwrap();
-        assert_eq!((g.id, g.top, g.left, g.bottom, g.right), (7, 1.5, 2.5, 3.5, 4.5));
+        assert_eq!(
+            (g.id, g.top, g.left, g.bottom, g.right),
+            (7, 1.5, 2.5, 3.5, 4.5)
+        );
         let big = TrackedObject {
             id: u64::from(u32::MAX) + 1,
             ..o

@@ -95,7 +95,9 @@ pub fn identity_colour(id: u64) -> Rgb<u8> {
 pub fn frame_to_image(frame: &Frame, scale: u32) -> Result<RgbImage> {
     let (h, w, c) = frame.dim();
     if c != 3 {
-        return Err(Error::Invalid(format!("rendering needs RGB frames, got {c} channels")));
+        return Err(Error::Invalid(format!(
+            "rendering needs RGB frames, got {c} channels"
+        )));
     }
     let s = scale.max(1);
     let (iw, ih) = (to_u32(w)? * s, to_u32(h)? * s);
@@ -142,10 +144,17 @@ fn panel(frame: &Frame, boxes: &[DrawBox], opts: &RenderOptions) -> Result<RgbIm
 }
 
 fn pred_boxes(objs: &[TrackedObject], thr: f32) -> Vec<DrawBox> {
-    objs.iter().filter(|o| o.score > thr).map(DrawBox::from).collect()
+    objs.iter()
+        .filter(|o| o.score > thr)
+        .map(DrawBox::from)
+        .collect()
 }
 
-fn check_lengths(frames: &[Frame], gt: Option<&[Vec<GtObject>]>, pred: &[Vec<TrackedObject>]) -> Result<()> {
+fn check_lengths(
+    frames: &[Frame],
+    gt: Option<&[Vec<GtObject>]>,
+    pred: &[Vec<TrackedObject>],
+) -> Result<()> {
     let gt_len = gt.map_or(frames.len(), <[_]>::len);
     if pred.len() != frames.len() || gt_len != frames.len() {
         return Err(Error::Invalid(format!(
@@ -194,7 +203,12 @@ pub fn tracking_strip(
             paste(&mut out, &panel(frame, &boxes, opts)?, x, y);
             y += ph + opts.gap;
         }
-        paste(&mut out, &panel(frame, &pred_boxes(&pred[t], opts.obj_threshold), opts)?, x, y);
+        paste(
+            &mut out,
+            &panel(frame, &pred_boxes(&pred[t], opts.obj_threshold), opts)?,
+            x,
+            y,
+        );
     }
     Ok(out)
 }
@@ -216,8 +230,11 @@ pub fn tracking_frames(
             let gt_boxes: Vec<DrawBox> = g[t].iter().map(DrawBox::from).collect();
             let gt_panel = panel(&frames[t], &gt_boxes, opts)?;
             let (pw, ph) = (pred_panel.width(), pred_panel.height());
-            let mut out =
-                RgbImage::from_pixel(2 * pw + 3 * opts.gap, ph + 2 * opts.gap, Rgb([255, 255, 255]));
+            let mut out = RgbImage::from_pixel(
+                2 * pw + 3 * opts.gap,
+                ph + 2 * opts.gap,
+                Rgb([255, 255, 255]),
+            );
             paste(&mut out, &gt_panel, opts.gap, opts.gap);
             paste(&mut out, &pred_panel, 2 * opts.gap + pw, opts.gap);
             Ok(out)

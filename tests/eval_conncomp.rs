@@ -36,7 +36,12 @@ fn atari_labeller_known_frame() {
     let shield_obj = objs.iter().find(|o| o.colour == shield).unwrap();
     // Dilated extent rows 150..=158, cols 40..=47 -> [149, 158] x [39, 47].
     assert_eq!(
-        (shield_obj.top, shield_obj.bottom, shield_obj.left, shield_obj.right),
+        (
+            shield_obj.top,
+            shield_obj.bottom,
+            shield_obj.left,
+            shield_obj.right
+        ),
         (149.0, 158.0, 39.0, 47.0)
     );
     // Ids of frame 0 are 0..n-1 in colour-major order.
@@ -77,4 +82,74 @@ proptest! {
         let a1: Vec<u64> = atari[1].iter().map(|o| o.id).collect();
         prop_assert_eq!(a0, a1);
     }
+}
+
+/// The Atari labeller scored against its own labels is perfect on every metric, and the
+/// synthetic tracker on a clip with a merge (two squares touching) loses exactly what it should.
+#[test]
+fn evaluate_tracker_end_to_end() {
+    use silot::baseline::{atari_ground_truth, AtariLabellerTracker};
+    use silot::eval::{evaluate_tracker, EvalSettings};
+    let clip: Vec<Frame> = (0..4)
+        .map(|t| {
+            let mut f = Frame::zeros((60, 60, 3));
+            paint(&mut f, 5 + 3 * t, 5, 6, 6, [200, 100, 0]);
+            paint(&mut f, 40, 40 - 2 * t, 5, 5, [0, 100, 200]);
+            f
+        })
+        .collect();
+    let gt = vec![atari_ground_truth(&clip).unwrap()];
+    let clips = vec![clip.clone()];
+    let r = evaluate_tracker(
+        &mut AtariLabellerTracker::default(),
+        &clips,
+        &gt,
+        &EvalSettings::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        (r.mota, r.idf1, r.ap, r.count_abs_error),
+        (1.0, 1.0, 1.0, 0.0)
+    );
+    assert_eq!(r.tracker, "conncomp_atari");
+
+    // Synthetic: two white squares that touch in frame 1 (one merged component).
+    let frames: Vec<Frame> = [4usize, 0, 4]
+        .iter()
+        .map(|&gap| {
+            let mut f = Frame::zeros((40, 40, 3));
+            paint(&mut f, 10, 5, 5, 5, [255; 3]);
+            paint(&mut f, 10, 10 + gap, 5, 5, [255; 3]);
+            f
+        })
+        .collect();
+    let sq = |id: u32, left: usize| silot::env::GtObject {
+        id,
+        top: 9.5,
+        left: left as f32 - 0.5,
+        bottom: 14.5,
+        right: left as f32 + 4.5,
+    };
+    let gt = vec![vec![
+        vec![sq(0, 5), sq(1, 14)],
+        vec![sq(0, 5), sq(1, 10)],
+        vec![sq(0, 5), sq(1, 14)],
+    ]];
+    let mut tr = ConnCompTracker::new(ConnCompConfig::default()).unwrap();
+    let r = evaluate_tracker(&mut tr, &[frames], &gt, &EvalSettings::default()).unwrap();
+    // Hand-computed. Tracker ids: frame 0 A=0, B=1; frame 1 the merged box M (centre 2.5 px
+    // from A's, 6.5 from B's) keeps id 0; frame 2 A=0, B gets a fresh id 2.
+    // MOT: M has IoU 0.5 with both GT (allowed): GT 0 keeps its match, GT 1 is missed; in
+    // frame 2 GT 1 (last matched to id 1) matches id 2: a switch. MOTA = 1 - (1 + 1) / 6.
+    assert_eq!((r.num_gt, r.num_pred), (6, 5));
+    assert!((r.mota - 2.0 / 3.0).abs() < 1e-12, "mota {}", r.mota);
+    assert!((r.motp - 0.5 / 5.0).abs() < 1e-12, "motp {}", r.motp);
+    // IDTP = (GT0, id0) 3 frames + (GT1, id1 or id2) 1 frame = 4; IDF1 = 8 / 11.
+    assert!((r.idf1 - 8.0 / 11.0).abs() < 1e-12, "idf1 {}", r.idf1);
+    assert!((r.count_abs_error - 1.0 / 3.0).abs() < 1e-12);
+    // AP: thresholds 0.1-0.4 accept M (IoU 0.5): 5 TP of 6 GT at precision 1 -> 9/11.
+    // 0.5-0.9 reject it: TP TP FP TP TP -> 4 levels at 1, 3 at 0.8 (f32) -> (4 + 2.4) / 11.
+    let high = (4.0 + 3.0 * f64::from(0.8f32)) / 11.0;
+    let want = (4.0 * 9.0 / 11.0 + 5.0 * high) / 9.0;
+    assert!((r.ap - want).abs() < 1e-12, "ap {} vs {want}", r.ap);
 }

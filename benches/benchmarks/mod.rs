@@ -1,3 +1,4 @@
 //! Bench modules, one per area.
 
+pub mod conncomp;
 pub mod synthetic;

@@ -34,9 +34,8 @@ pub struct LabelledObject {
 impl LabelledObject {
     /// As a ground-truth object for evaluation.
     pub fn to_gt(&self) -> Result<GtObject> {
-        let id = u32::try_from(self.id).map_err(|_| {
-            Error::Invalid(format!("label id {} does not fit u32", self.id))
-        })?;
+        let id = u32::try_from(self.id)
+            .map_err(|_| Error::Invalid(format!("label id {} does not fit u32", self.id)))?;
         Ok(GtObject {
             id,
             top: self.top,
@@ -84,6 +83,35 @@ pub fn atari_ground_truth(frames: &[Frame]) -> Result<Vec<Vec<GtObject>>> {
         .collect()
 }
 
+/// One line of `silot label` output: the labels of one frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabelLine {
+    /// Clip index.
+    pub clip: usize,
+    /// Frame index within the clip.
+    pub t: usize,
+    /// The frame's objects.
+    pub objects: Vec<LabelledObject>,
+}
+
+/// The labels of one clip as JSON lines (one [`LabelLine`] per frame, each ending in `\n`).
+pub fn labels_jsonl(clip: usize, labels: &[Vec<LabelledObject>]) -> Result<String> {
+    let mut out = String::new();
+    for (t, objects) in labels.iter().enumerate() {
+        let line = LabelLine {
+            clip,
+            t,
+            objects: objects.clone(),
+        };
+        let s = serde_json::to_string(&line)
+            .map_err(|e| Error::Invalid(format!("serialising labels of clip {clip}: {e}")))?;
+        out.push_str(&s);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
 fn default_cc_threshold() -> f32 {
     0.5
 }
@@ -92,7 +120,14 @@ fn default_gate() -> f32 {
 }
 fn default_colours() -> Vec<[u8; 3]> {
     // Scattered Shapes' six matplotlib colours: red, green, blue, cyan, magenta, yellow.
-    vec![[255, 0, 0], [0, 128, 0], [0, 0, 255], [0, 255, 255], [255, 0, 255], [255, 255, 0]]
+    vec![
+        [255, 0, 0],
+        [0, 128, 0],
+        [0, 0, 255],
+        [0, 255, 255],
+        [255, 0, 255],
+        [255, 255, 0],
+    ]
 }
 
 /// Thresholds of the synthetic ConnComp baseline (the `[eval]` section of an env's TOML).
@@ -132,8 +167,11 @@ impl ConnCompConfig {
     /// Check value ranges; the error names the field and its valid range.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("conncomp config: {m}")));
-        if !(self.cc_threshold >= 0.0 && self.cc_threshold <= 3.0) {
-            return bad(format!("cc_threshold = {} must be in [0, 3]", self.cc_threshold));
+        if !(0.0..=3.0).contains(&self.cc_threshold) {
+            return bad(format!(
+                "cc_threshold = {} must be in [0, 3]",
+                self.cc_threshold
+            ));
         }
         if let Some(t) = self.cosine_threshold {
             if !(-1.0..=1.0).contains(&t) {
@@ -143,8 +181,11 @@ impl ConnCompConfig {
                 return bad("cosine_threshold is set but colours is empty".into());
             }
         }
-        if !(self.match_gate_px >= 0.0) {
-            return bad(format!("match_gate_px = {} must be >= 0", self.match_gate_px));
+        if self.match_gate_px.is_nan() || self.match_gate_px < 0.0 {
+            return bad(format!(
+                "match_gate_px = {} must be >= 0",
+                self.match_gate_px
+            ));
         }
         Ok(())
     }
@@ -300,12 +341,28 @@ mod tests {
         }
         let gt = atari_ground_truth(&frames).unwrap();
         assert_eq!(gt[3][1].id, 1);
+        let jsonl = labels_jsonl(5, &labels).unwrap();
+        let lines: Vec<LabelLine> = jsonl
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(
+            (lines[2].clip, lines[2].t, &lines[2].objects),
+            (5, 2, &labels[2])
+        );
     }
 
     #[test]
     fn synthetic_tracker_scores_perfect_mota_on_clean_shapes() {
         let frames: Vec<Frame> = (0..5)
-            .map(|t| frame(48, 48, &[(4 + 2 * t, 4, 6, [255; 3]), (30, 30 - 3 * t, 5, [255; 3])]))
+            .map(|t| {
+                frame(
+                    48,
+                    48,
+                    &[(4 + 2 * t, 4, 6, [255; 3]), (30, 30 - 3 * t, 5, [255; 3])],
+                )
+            })
             .collect();
         let mut tr = ConnCompTracker::new(ConnCompConfig::default()).unwrap();
         let out = tr.track_clip(&frames).unwrap();
@@ -321,16 +378,24 @@ mod tests {
                 vec![sq(0, 4 + 2 * t, 4, 6), sq(1, 30, 30 - 3 * t, 5)]
             })
             .collect();
-        let r = crate::eval::evaluate(&[out], &[gt], &crate::eval::EvalSettings::default()).unwrap();
-        assert_eq!((r.mota, r.idf1, r.ap, r.count_abs_error), (1.0, 1.0, 1.0, 0.0));
+        let r =
+            crate::eval::evaluate(&[out], &[gt], &crate::eval::EvalSettings::default()).unwrap();
+        assert_eq!(
+            (r.mota, r.idf1, r.ap, r.count_abs_error),
+            (1.0, 1.0, 1.0, 0.0)
+        );
         assert!(r.motp.abs() < 1e-6);
         assert_eq!(tr.name(), "conncomp");
     }
 
     #[test]
     fn config_toml_defaults_and_unknown_keys() {
-        let c: ConnCompConfig = toml::from_str("cc_threshold = 0.6\ncosine_threshold = 0.9").unwrap();
-        assert_eq!((c.cc_threshold, c.cosine_threshold, c.match_gate_px), (0.6, Some(0.9), 30.0));
+        let c: ConnCompConfig =
+            toml::from_str("cc_threshold = 0.6\ncosine_threshold = 0.9").unwrap();
+        assert_eq!(
+            (c.cc_threshold, c.cosine_threshold, c.match_gate_px),
+            (0.6, Some(0.9), 30.0)
+        );
         assert_eq!(c.colours.len(), 6);
         assert!(toml::from_str::<ConnCompConfig>("cc_treshold = 0.6").is_err());
         let back: ConnCompConfig = toml::from_str(&toml::to_string(&c).unwrap()).unwrap();

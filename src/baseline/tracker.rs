@@ -122,9 +122,14 @@ mod tests {
     #[test]
     fn follows_motion_and_assigns_fresh_ids() {
         let mut m = IdMatcher::new(CostRule::Gated { gate_px: 30.0 });
-        assert_eq!(m.step(&[det(10.0, 10.0, 0), det(50.0, 50.0, 0)]).unwrap(), vec![0, 1]);
+        assert_eq!(
+            m.step(&[det(10.0, 10.0, 0), det(50.0, 50.0, 0)]).unwrap(),
+            vec![0, 1]
+        );
         // Swapped order, moved a little: ids follow positions; a new object gets id 2.
-        let ids = m.step(&[det(52.0, 50.0, 0), det(12.0, 10.0, 0), det(90.0, 90.0, 0)]).unwrap();
+        let ids = m
+            .step(&[det(52.0, 50.0, 0), det(12.0, 10.0, 0), det(90.0, 90.0, 0)])
+            .unwrap();
         assert_eq!(ids, vec![1, 0, 2]);
         // Jump beyond the 30 px gate: fresh id.
         assert_eq!(m.step(&[det(52.0, 100.0, 0)]).unwrap(), vec![3]);
@@ -133,7 +138,10 @@ mod tests {
     #[test]
     fn colour_gating_and_empty_frame_reset() {
         let mut m = IdMatcher::new(CostRule::AtariLabeller);
-        assert_eq!(m.step(&[det(10.0, 10.0, 1), det(10.0, 40.0, 2)]).unwrap(), vec![0, 1]);
+        assert_eq!(
+            m.step(&[det(10.0, 10.0, 1), det(10.0, 40.0, 2)]).unwrap(),
+            vec![0, 1]
+        );
         // The class-2 object moves onto class 1's spot; class 1 moves far away (no gate for
         // Atari): colours decide, not distance.
         let ids = m.step(&[det(10.0, 10.0, 2), det(100.0, 100.0, 1)]).unwrap();

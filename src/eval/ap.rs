@@ -133,7 +133,12 @@ fn eleven_point(mut preds: Vec<(f32, bool)>, num_gt: usize) -> f64 {
 }
 
 /// AP at one IoU threshold over all frames (`gt[f]`, `pred[f]` for frame `f`).
-pub fn ap_at_threshold(gt: &[Vec<BBox>], pred: &[Vec<ScoredBox>], thr: f64, ignore_after: bool) -> f64 {
+pub fn ap_at_threshold(
+    gt: &[Vec<BBox>],
+    pred: &[Vec<ScoredBox>],
+    thr: f64,
+    ignore_after: bool,
+) -> f64 {
     let mut flags = Vec::new();
     for (g, p) in gt.iter().zip(pred) {
         classify_frame(g, p, thr, ignore_after, &mut flags);
@@ -243,9 +248,15 @@ mod tests {
     #[test]
     fn no_predictions_or_no_gt() {
         let gt = vec![vec![b(0.0, 0.0, 2.0)]];
-        assert_eq!(average_precision(&gt, &[vec![]], &ApOptions::default()), 0.0);
+        assert_eq!(
+            average_precision(&gt, &[vec![]], &ApOptions::default()),
+            0.0
+        );
         let pred = vec![vec![sb(1.0, b(0.0, 0.0, 2.0))]];
-        assert_eq!(average_precision(&[vec![]], &pred, &ApOptions::default()), 0.0);
+        assert_eq!(
+            average_precision(&[vec![]], &pred, &ApOptions::default()),
+            0.0
+        );
         // score 0 predictions do not take part.
         let zero = vec![vec![sb(0.0, b(0.0, 0.0, 2.0))]];
         assert_eq!(average_precision(&gt, &zero, &ApOptions::default()), 0.0);

@@ -41,7 +41,11 @@ pub fn assign(rows: usize, cols: usize, costs: &[f64]) -> Result<Vec<(usize, usi
     }
     // Solve with r <= c by transposing when needed.
     let transpose = rows > cols;
-    let (r, c) = if transpose { (cols, rows) } else { (rows, cols) };
+    let (r, c) = if transpose {
+        (cols, rows)
+    } else {
+        (rows, cols)
+    };
     let at = |i: usize, j: usize| {
         if transpose {
             costs[j * cols + i]
@@ -50,7 +54,12 @@ pub fn assign(rows: usize, cols: usize, costs: &[f64]) -> Result<Vec<(usize, usi
         }
     };
     let rf = r as f64;
-    let scale_max = (I64_BUDGET / (rf * (rf + 1.0) + 1.0)).min(MAX_SCALE).floor();
+    let scale_max = (I64_BUDGET / (rf * (rf + 1.0) + 1.0))
+        .min(MAX_SCALE)
+        .floor();
+    // Halve everything when the span itself overflows (costs near ±f64::MAX).
+    let half = !(hi - lo).is_finite();
+    let (lo, hi) = if half { (lo / 2.0, hi / 2.0) } else { (lo, hi) };
     let span = hi - lo;
     let factor = if span > 0.0 { scale_max / span } else { 0.0 };
     // One forbidden pair must cost more than r allowed pairs at the maximum scaled cost.
@@ -58,6 +67,7 @@ pub fn assign(rows: usize, cols: usize, costs: &[f64]) -> Result<Vec<(usize, usi
     let matrix = Matrix::from_fn(r, c, |(i, j)| {
         let v = at(i, j);
         if v.is_finite() {
+            let v = if half { v / 2.0 } else { v };
             ((v - lo) * factor).round() as i64
         } else {
             forbidden
@@ -81,6 +91,7 @@ mod tests {
 
     /// Best (count of allowed pairs, -total cost) over all injective maps by brute force.
     fn brute(rows: usize, cols: usize, costs: &[f64]) -> (usize, f64) {
+        #[allow(clippy::too_many_arguments)]
         fn rec(
             i: usize,
             rows: usize,
@@ -108,7 +119,16 @@ mod tests {
             }
         }
         let mut best = (0, 0.0);
-        rec(0, rows, cols, costs, &mut vec![false; cols], 0, 0.0, &mut best);
+        rec(
+            0,
+            rows,
+            cols,
+            costs,
+            &mut vec![false; cols],
+            0,
+            0.0,
+            &mut best,
+        );
         best
     }
 
@@ -129,9 +149,20 @@ mod tests {
         let n = f64::NAN;
         let i = f64::INFINITY;
         assert!(assign(2, 2, &[n, i, -i, n]).unwrap().is_empty());
-        assert_eq!(assign(2, 2, &[n, 1.0, 2.0, n]).unwrap(), vec![(0, 1), (1, 0)]);
+        assert_eq!(
+            assign(2, 2, &[n, 1.0, 2.0, n]).unwrap(),
+            vec![(0, 1), (1, 0)]
+        );
         assert!(assign(0, 3, &[]).unwrap().is_empty());
         assert!(assign(2, 2, &[1.0]).is_err());
+    }
+
+    #[test]
+    fn extreme_costs_keep_their_order() {
+        let c = [f64::MAX, -f64::MAX, 0.0, f64::MAX];
+        assert_eq!(assign(2, 2, &c).unwrap(), vec![(0, 1), (1, 0)]);
+        let c = [1e300, 1e-300, 0.0, 1e300];
+        assert_eq!(assign(2, 2, &c).unwrap(), vec![(0, 1), (1, 0)]);
     }
 
     #[test]

@@ -21,9 +21,10 @@ pub use report::{BoxRecord, EvalReport, FrameDetail, ReportThresholds};
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::Frame;
 use crate::env::GtObject;
 use crate::error::{Error, Result};
-use crate::track::TrackedObject;
+use crate::track::{TrackedObject, Tracker};
 
 fn default_obj_threshold() -> f32 {
     0.5
@@ -79,7 +80,10 @@ impl EvalSettings {
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("eval settings: {m}")));
         if !(0.0..1.0).contains(&self.obj_threshold) {
-            return bad(format!("obj_threshold = {} must be in [0, 1)", self.obj_threshold));
+            return bad(format!(
+                "obj_threshold = {} must be in [0, 1)",
+                self.obj_threshold
+            ));
         }
         if !(self.mot_iou_threshold > 0.0 && self.mot_iou_threshold <= 1.0) {
             return bad(format!(
@@ -88,7 +92,10 @@ impl EvalSettings {
             ));
         }
         if self.ap_iou_thresholds.is_empty()
-            || self.ap_iou_thresholds.iter().any(|t| !(0.0..1.0).contains(t))
+            || self
+                .ap_iou_thresholds
+                .iter()
+                .any(|t| !(0.0..1.0).contains(t))
         {
             return bad(format!(
                 "ap_iou_thresholds = {:?} must be a non-empty list of values in [0, 1)",
@@ -138,7 +145,14 @@ pub fn evaluate(
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
             counts.update(g.len(), p.iter().map(|o| o.score));
             ap_gt.push(objects.iter().map(|o| o.1).collect());
-            ap_pred.push(p.iter().map(|o| ScoredBox { score: o.score, bbox: o.into() }).collect());
+            ap_pred.push(
+                p.iter()
+                    .map(|o| ScoredBox {
+                        score: o.score,
+                        bbox: o.into(),
+                    })
+                    .collect(),
+            );
             if let Some(d) = details.as_mut() {
                 d.push(frame_detail(c, t, g, p));
             }
@@ -172,6 +186,28 @@ pub fn evaluate(
         quirk_ap_ignore_after_gt_exhausted: settings.ap_ignore_after_gt_exhausted,
         frames_detail: details,
     })
+}
+
+/// Run `tracker` on every clip (`clips[c]` = the frames of clip `c`).
+pub fn run_tracker(
+    tracker: &mut dyn Tracker,
+    clips: &[Vec<Frame>],
+) -> Result<Vec<Vec<Vec<TrackedObject>>>> {
+    clips.iter().map(|c| tracker.track_clip(c)).collect()
+}
+
+/// Run `tracker` on `clips` and [`evaluate`] it against `gt`; the report's `tracker` field is
+/// set to the tracker's name.
+pub fn evaluate_tracker(
+    tracker: &mut dyn Tracker,
+    clips: &[Vec<Frame>],
+    gt: &[Vec<Vec<GtObject>>],
+    settings: &EvalSettings,
+) -> Result<EvalReport> {
+    let pred = run_tracker(tracker, clips)?;
+    let mut report = evaluate(&pred, gt, settings)?;
+    report.tracker = tracker.name().to_string();
+    Ok(report)
 }
 
 fn check_shapes(pred: &[Vec<Vec<TrackedObject>>], gt: &[Vec<Vec<GtObject>>]) -> Result<()> {
@@ -253,12 +289,27 @@ mod tests {
         let g = vec![vec![vec![gt(0, 0.0, 0.0), gt(1, 10.0, 10.0)]; 3]];
         let p = vec![vec![vec![tr(5, 0.0, 0.0, 1.0), tr(6, 10.0, 10.0, 1.0)]; 3]];
         let r = evaluate(&p, &g, &EvalSettings::default()).unwrap();
-        assert_eq!((r.mota, r.motp, r.idf1, r.ap, r.count_abs_error), (1.0, 0.0, 1.0, 1.0, 0.0));
+        assert_eq!(
+            (r.mota, r.motp, r.idf1, r.ap, r.count_abs_error),
+            (1.0, 0.0, 1.0, 1.0, 0.0)
+        );
         assert_eq!((r.clips, r.frames, r.num_gt, r.num_pred), (1, 3, 6, 6));
         let v: serde_json::Value = serde_json::to_value(&r).unwrap();
         for k in [
-            "mota", "motp", "idf1", "ap", "count_abs_error", "clips", "frames", "num_gt",
-            "num_pred", "env", "preset", "tracker", "seed", "thresholds",
+            "mota",
+            "motp",
+            "idf1",
+            "ap",
+            "count_abs_error",
+            "clips",
+            "frames",
+            "num_gt",
+            "num_pred",
+            "env",
+            "preset",
+            "tracker",
+            "seed",
+            "thresholds",
             "quirk_drop_overfull_frames",
         ] {
             assert!(v.get(k).is_some(), "missing key {k}");
@@ -286,12 +337,19 @@ mod tests {
         assert_eq!(on.mota, 0.0);
         assert!(on.table().contains("quirk ON"));
         let d = on.frames_detail.as_ref().unwrap();
-        assert_eq!((d.len(), d[0].pred.len(), d[0].pred[0].score), (1, 3, Some(1.0)));
-        // JSON round trip, with motp NaN -> null -> NaN.
-        let json = serde_json::to_string(&on).unwrap();
-        assert!(json.contains("\"motp\":null"));
+        assert_eq!(
+            (d.len(), d[0].pred.len(), d[0].pred[0].score),
+            (1, 3, Some(1.0))
+        );
+        // JSON round trip through a file, with motp NaN -> null -> NaN.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.json");
+        on.write_json(&path).unwrap();
+        let json = std::fs::read_to_string(&path).unwrap();
+        assert!(json.contains("\"motp\": null"));
         let back: EvalReport = serde_json::from_str(&json).unwrap();
         assert!(back.motp.is_nan() && back.mota == 0.0);
+        assert_eq!(back.frames_detail, on.frames_detail);
     }
 
     #[test]

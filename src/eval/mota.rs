@@ -247,7 +247,13 @@ impl MotAccumulator {
         let masked: Vec<f64> = distances
             .iter()
             .enumerate()
-            .map(|(k, &d)| if obj_done[k / nh] || hyp_done[k % nh] { f64::NAN } else { d })
+            .map(|(k, &d)| {
+                if obj_done[k / nh] || hyp_done[k % nh] {
+                    f64::NAN
+                } else {
+                    d
+                }
+            })
             .collect();
         for (i, j) in assign(objects.len(), nh, &masked)? {
             let (o, h, d) = (objects[i], hypotheses[j], masked[i * nh + j]);
@@ -268,7 +274,13 @@ impl MotAccumulator {
         Ok(())
     }
 
-    fn push(&mut self, kind: EventKind, object: Option<u64>, hypothesis: Option<u64>, d: Option<f64>) {
+    fn push(
+        &mut self,
+        kind: EventKind,
+        object: Option<u64>,
+        hypothesis: Option<u64>,
+        d: Option<f64>,
+    ) {
         if self.keep_events {
             self.events.push(Event {
                 sequence: self.sequence,

@@ -156,6 +156,17 @@ impl EvalReport {
     pub fn print_table(&self) {
         print!("{}", self.table());
     }
+
+    /// Pretty-printed JSON (the `--json` file's content).
+    pub fn to_json(&self) -> crate::Result<String> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| crate::Error::Invalid(format!("serialising eval report: {e}")))
+    }
+
+    /// Write [`Self::to_json`] to `path` atomically.
+    pub fn write_json(&self, path: &std::path::Path) -> crate::Result<()> {
+        crate::util::write_atomic(path, self.to_json()?.as_bytes())
+    }
 }
 
 /// Serialise non-finite `f64` as JSON `null` and read `null` back as NaN.
