@@ -113,7 +113,10 @@ impl ExperimentConfig {
             msg: e.to_string().trim_end().to_string(),
         })?;
         cfg.env.validate(origin)?;
-        let named = |e: Error| Error::Config { path: origin.into(), msg: format!("[eval]: {e}") };
+        let named = |e: Error| Error::Config {
+            path: origin.into(),
+            msg: format!("[eval]: {e}"),
+        };
         cfg.eval.metrics.validate().map_err(named)?;
         cfg.eval.conncomp.validate().map_err(named)?;
         Ok(cfg)
@@ -127,6 +130,7 @@ impl ExperimentConfig {
 
     /// Serialise back to TOML (the resolved config written next to results).
     pub fn to_toml(&self) -> Result<String> {
-        toml::to_string_pretty(self).map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
+        toml::to_string_pretty(self)
+            .map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
     }
 }

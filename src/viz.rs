@@ -300,7 +300,10 @@ pub fn write_clip_strip(path: &Path, clip: &crate::data::Clip) -> Result<()> {
     if frames.is_empty() {
         return Err(Error::Invalid("cannot draw an empty clip".into()));
     }
-    let opts = RenderOptions { scale: 1, ..RenderOptions::default() };
+    let opts = RenderOptions {
+        scale: 1,
+        ..RenderOptions::default()
+    };
     let gap = 2u32;
     let (h, w) = (frames[0].shape()[0] as u32, frames[0].shape()[1] as u32);
     let n = to_u32(frames.len())?;
@@ -311,7 +314,12 @@ pub fn write_clip_strip(path: &Path, clip: &crate::data::Clip) -> Result<()> {
             .as_ref()
             .map(|g| g[t].iter().map(DrawBox::from).collect())
             .unwrap_or_default();
-        paste(&mut out, &panel(frame, &boxes, &opts)?, to_u32(t)? * (w + gap), 0);
+        paste(
+            &mut out,
+            &panel(frame, &boxes, &opts)?,
+            to_u32(t)? * (w + gap),
+            0,
+        );
     }
     crate::util::write_atomic(path, &encode_png(&out)?)
 }

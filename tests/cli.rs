@@ -3,7 +3,10 @@
 use std::process::Command;
 
 fn silot(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_silot")).args(args).output().expect("run silot");
+    let out = Command::new(env!("CARGO_BIN_EXE_silot"))
+        .args(args)
+        .output()
+        .expect("run silot");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -16,7 +19,14 @@ fn envs_lists_experiments_and_atari_games() {
     let (ok, stdout, _) = silot(&["envs"]);
     assert!(ok);
     let ids: Vec<&str> = stdout.lines().collect();
-    for id in ["space_invaders", "asteroids", "scattered_mnist", "scattered_shapes", "breakout", "pong"] {
+    for id in [
+        "space_invaders",
+        "asteroids",
+        "scattered_mnist",
+        "scattered_shapes",
+        "breakout",
+        "pong",
+    ] {
         assert!(ids.contains(&id), "missing {id} in {ids:?}");
     }
     let mut sorted = ids.clone();
@@ -29,10 +39,22 @@ fn envs_lists_experiments_and_atari_games() {
 fn unknown_env_is_a_clear_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x");
-    let (ok, _, stderr) = silot(&["rollout", "--env", "space_invaderz", "--out", out.to_str().unwrap()]);
+    let (ok, _, stderr) = silot(&[
+        "rollout",
+        "--env",
+        "space_invaderz",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(!ok);
-    assert!(stderr.contains("unknown env id `space_invaderz`"), "{stderr}");
-    assert!(stderr.contains("space_invaders"), "lists known ids: {stderr}");
+    assert!(
+        stderr.contains("unknown env id `space_invaderz`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("space_invaders"),
+        "lists known ids: {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
@@ -40,11 +62,24 @@ fn unknown_env_is_a_clear_error_not_a_panic() {
 fn bad_toml_key_names_file_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("bad.toml");
-    std::fs::write(&cfg, "[env]\nid = \"x\"\n[env.scattered_shapes]\nspeeed = 3\n").unwrap();
+    std::fs::write(
+        &cfg,
+        "[env]\nid = \"x\"\n[env.scattered_shapes]\nspeeed = 3\n",
+    )
+    .unwrap();
     let out = dir.path().join("o");
-    let (ok, _, stderr) = silot(&["rollout", "--env", cfg.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let (ok, _, stderr) = silot(&[
+        "rollout",
+        "--env",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(!ok);
-    assert!(stderr.contains("bad.toml") && stderr.contains("speeed"), "{stderr}");
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("speeed"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -53,8 +88,17 @@ fn rollout_writes_a_readable_dataset_with_ground_truth() {
     let out = dir.path().join("shapes");
     let png = dir.path().join("strip.png");
     let (ok, stdout, stderr) = silot(&[
-        "rollout", "--env", "scattered_shapes", "--clips", "3", "--seed", "5", "--out",
-        out.to_str().unwrap(), "--png", png.to_str().unwrap(),
+        "rollout",
+        "--env",
+        "scattered_shapes",
+        "--clips",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("wrote 3 clips"), "{stdout}");
@@ -70,18 +114,150 @@ fn rollout_writes_a_readable_dataset_with_ground_truth() {
     assert_eq!(img.width(), 8 * 96 + 7 * 2, "8 frames with 2 px gaps");
     // Same seed, same data.
     let out2 = dir.path().join("shapes2");
-    let (ok, _, _) = silot(&["rollout", "--env", "scattered_shapes", "--clips", "3", "--seed", "5", "--out", out2.to_str().unwrap()]);
+    let (ok, _, _) = silot(&[
+        "rollout",
+        "--env",
+        "scattered_shapes",
+        "--clips",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
     assert!(ok);
-    assert_eq!(std::fs::read(out.join("frames.u8")).unwrap(), std::fs::read(out2.join("frames.u8")).unwrap());
+    assert_eq!(
+        std::fs::read(out.join("frames.u8")).unwrap(),
+        std::fs::read(out2.join("frames.u8")).unwrap()
+    );
 }
 
 #[test]
 fn rollout_atari_paper_preset_is_cropped() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("si");
-    let (ok, _, stderr) = silot(&["rollout", "--env", "space_invaders", "--clips", "2", "--warmup", "20", "--out", out.to_str().unwrap()]);
+    let (ok, _, stderr) = silot(&[
+        "rollout",
+        "--env",
+        "space_invaders",
+        "--clips",
+        "2",
+        "--warmup",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(ok, "{stderr}");
     let ds = silot::data::Dataset::open(&out).unwrap();
     assert_eq!(ds.clip(0).unwrap().frames.shape(), &[8, 195, 160, 3]);
     assert!(ds.clip(0).unwrap().gt.is_none());
+}
+
+#[test]
+fn eval_writes_recomputable_json_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let (ok, stdout, stderr) = silot(&[
+        "eval",
+        "--env",
+        "scattered_mnist",
+        "--tracker",
+        "conncomp",
+        "--clips",
+        "3",
+        "--seed",
+        "77",
+        "--json",
+        json.to_str().unwrap(),
+        "--dump-frames",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("MOTA"), "prints a table: {stdout}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    for key in [
+        "mota",
+        "motp",
+        "idf1",
+        "ap",
+        "count_abs_error",
+        "clips",
+        "frames",
+        "num_gt",
+        "num_pred",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["clips"], 3);
+    assert_eq!(v["frames"], 24);
+    assert_eq!(v["env"], "scattered_mnist");
+    assert_eq!(v["tracker"], "conncomp");
+    assert_eq!(v["seed"], 77);
+    let detail = v["frames_detail"].as_array().expect("frames_detail");
+    assert_eq!(detail.len(), 24);
+    // Recompute two numbers from the dumped frames.
+    let num_gt: usize = detail
+        .iter()
+        .map(|f| f["gt"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(v["num_gt"].as_u64().unwrap() as usize, num_gt);
+    let count_err: f64 = detail
+        .iter()
+        .map(|f| {
+            let pred = f["pred"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["score"].as_f64().unwrap() > 0.5)
+                .count();
+            (pred as f64 - f["gt"].as_array().unwrap().len() as f64).abs()
+        })
+        .sum::<f64>()
+        / 24.0;
+    assert!((v["count_abs_error"].as_f64().unwrap() - count_err).abs() < 1e-9);
+}
+
+#[test]
+fn render_and_label_write_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("t.png");
+    let gif = dir.path().join("t.gif");
+    for out in [&png, &gif] {
+        let (ok, _, stderr) = silot(&[
+            "render",
+            "--env",
+            "scattered_shapes",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stderr}");
+    }
+    assert!(image::open(&png).unwrap().width() > 8 * 96);
+    assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
+    let labels = dir.path().join("l.jsonl");
+    let (ok, _, stderr) = silot(&[
+        "label",
+        "--env",
+        "space_invaders",
+        "--clips",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        labels.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let frames = lines[0]["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 8);
+    assert!(
+        frames.iter().all(|f| !f.as_array().unwrap().is_empty()),
+        "Space Invaders frames have objects"
+    );
 }

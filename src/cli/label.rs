@@ -47,10 +47,18 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
         let seed = super::rollout::clip_seed(a.seed, i);
         let clip = collect_clip(env.as_mut(), seed, &opts)?;
         let frames = crate::baseline::label_atari_clip(&clip.frame_vec())?;
-        text.push_str(&serde_json::to_string(&ClipLabels { clip: i, seed, frames })?);
+        text.push_str(&serde_json::to_string(&ClipLabels {
+            clip: i,
+            seed,
+            frames,
+        })?);
         text.push('\n');
     }
     crate::util::write_atomic(&a.out, text.as_bytes())?;
-    println!("wrote ConnComp labels of {} clips to {}", a.clips, a.out.display());
+    println!(
+        "wrote ConnComp labels of {} clips to {}",
+        a.clips,
+        a.out.display()
+    );
     Ok(())
 }

@@ -43,7 +43,11 @@ pub fn run(a: RenderArgs) -> anyhow::Result<()> {
     };
     for (i, clip) in eval_clips(&cfg, a.clips, a.seed)?.iter().enumerate() {
         let pred = tracker.track_clip(&clip.frames)?;
-        let path = if a.clips == 1 { a.out.clone() } else { numbered(&a.out, i) };
+        let path = if a.clips == 1 {
+            a.out.clone()
+        } else {
+            numbered(&a.out, i)
+        };
         render_tracking(&path, &clip.frames, Some(&clip.gt), &pred, &opts)?;
         println!("wrote {}", path.display());
     }
@@ -51,7 +55,13 @@ pub fn run(a: RenderArgs) -> anyhow::Result<()> {
 }
 
 fn numbered(path: &Path, i: usize) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!("{stem}-{i}.{ext}"))
 }

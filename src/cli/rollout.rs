@@ -42,8 +42,15 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
     let spec = registry::load_spec(&a.env)?;
     let mut env = registry::make_from_spec(&spec)?;
     let warmup = a.warmup.unwrap_or(if spec.is_atari() { 300 } else { 0 });
-    let opts = RolloutOptions { frames_per_clip: a.frames, max_warmup_steps: warmup, max_attempts: 20 };
-    let [h, w, c] = env.observation_space().shape().context("env has no image observation space")?;
+    let opts = RolloutOptions {
+        frames_per_clip: a.frames,
+        max_warmup_steps: warmup,
+        max_attempts: 20,
+    };
+    let [h, w, c] = env
+        .observation_space()
+        .shape()
+        .context("env has no image observation space")?;
     let meta = DatasetMeta {
         format: String::new(),
         env: spec.id().to_string(),
@@ -70,7 +77,16 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
     }
     pb.finish_and_clear();
     let meta = writer.finish()?;
-    println!("wrote {} clips of {}x{}x{}x{} from `{}` to {}", meta.clips, meta.frames_per_clip, h, w, c, meta.env, a.out.display());
+    println!(
+        "wrote {} clips of {}x{}x{}x{} from `{}` to {}",
+        meta.clips,
+        meta.frames_per_clip,
+        h,
+        w,
+        c,
+        meta.env,
+        a.out.display()
+    );
     Ok(())
 }
 

@@ -88,18 +88,37 @@ impl DatasetWriter {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let tmp = parent.join(format!(".{name}.partial{}", std::process::id()));
         if tmp.exists() {
             std::fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
         }
         std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let open = |p: PathBuf| File::create(&p).map(BufWriter::new).map_err(|e| Error::io(p, e));
+        let open = |p: PathBuf| {
+            File::create(&p)
+                .map(BufWriter::new)
+                .map_err(|e| Error::io(p, e))
+        };
         let frames = open(tmp.join("frames.u8"))?;
-        let gt = if meta.has_gt { Some(open(tmp.join("gt.jsonl"))?) } else { None };
+        let gt = if meta.has_gt {
+            Some(open(tmp.join("gt.jsonl"))?)
+        } else {
+            None
+        };
         meta.format = FORMAT.into();
         meta.clips = 0;
-        Ok(Self { dir: dir.to_path_buf(), tmp, meta, frames, gt, written: 0, overwrite })
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            tmp,
+            meta,
+            frames,
+            gt,
+            written: 0,
+            overwrite,
+        })
     }
 
     /// Append one clip; its shape must match the dataset's.
@@ -135,7 +154,8 @@ impl DatasetWriter {
             gt.flush().map_err(|e| Error::io(&self.tmp, e))?;
         }
         self.meta.clips = self.written;
-        let json = serde_json::to_vec_pretty(&self.meta).map_err(|e| Error::Invalid(e.to_string()))?;
+        let json =
+            serde_json::to_vec_pretty(&self.meta).map_err(|e| Error::Invalid(e.to_string()))?;
         crate::util::write_atomic(&self.tmp.join("meta.json"), &json)?;
         let old = self.tmp.with_extension("old");
         if self.dir.exists() {
@@ -178,7 +198,10 @@ impl Dataset {
         }
         let frames_path = dir.join("frames.u8");
         let frames = File::open(&frames_path).map_err(|e| Error::io(&frames_path, e))?;
-        let len = frames.metadata().map_err(|e| Error::io(&frames_path, e))?.len();
+        let len = frames
+            .metadata()
+            .map_err(|e| Error::io(&frames_path, e))?
+            .len();
         let want = (meta.clips * meta.clip_bytes()) as u64;
         if len != want {
             return Err(Error::CorruptData {
@@ -186,8 +209,17 @@ impl Dataset {
                 msg: format!("{len} bytes, expected {want} for {} clips", meta.clips),
             });
         }
-        let gt = if meta.has_gt { Some(read_gt(&dir.join("gt.jsonl"), &meta)?) } else { None };
-        Ok(Self { dir: dir.to_path_buf(), meta, frames, gt })
+        let gt = if meta.has_gt {
+            Some(read_gt(&dir.join("gt.jsonl"), &meta)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            meta,
+            frames,
+            gt,
+        })
     }
 
     /// The dataset's metadata.
@@ -209,15 +241,22 @@ impl Dataset {
     pub fn clip(&self, i: usize) -> Result<Clip> {
         let m = &self.meta;
         if i >= m.clips {
-            return Err(Error::Invalid(format!("clip index {i} out of range: dataset has {}", m.clips)));
+            return Err(Error::Invalid(format!(
+                "clip index {i} out of range: dataset has {}",
+                m.clips
+            )));
         }
         let mut buf = vec![0u8; m.clip_bytes()];
         self.frames
             .read_exact_at(&mut buf, (i * m.clip_bytes()) as u64)
             .map_err(|e| Error::io(self.dir.join("frames.u8"), e))?;
-        let frames = Array4::from_shape_vec((m.frames_per_clip, m.height, m.width, m.channels), buf)
-            .map_err(|e| Error::Invalid(e.to_string()))?;
-        Ok(Clip { frames, gt: self.gt.as_ref().map(|g| g[i].clone()) })
+        let frames =
+            Array4::from_shape_vec((m.frames_per_clip, m.height, m.width, m.channels), buf)
+                .map_err(|e| Error::Invalid(e.to_string()))?;
+        Ok(Clip {
+            frames,
+            gt: self.gt.as_ref().map(|g| g[i].clone()),
+        })
     }
 }
 
@@ -226,14 +265,20 @@ fn read_gt(path: &Path, meta: &DatasetMeta) -> Result<Vec<Vec<Vec<GtObject>>>> {
     let mut out = Vec::with_capacity(meta.clips);
     for (n, line) in BufReader::new(f).lines().enumerate() {
         let line = line.map_err(|e| Error::io(path, e))?;
-        let clip: Vec<Vec<GtObject>> = serde_json::from_str(&line).map_err(|e| Error::CorruptData {
-            path: path.to_path_buf(),
-            msg: format!("line {}: {e}", n + 1),
-        })?;
+        let clip: Vec<Vec<GtObject>> =
+            serde_json::from_str(&line).map_err(|e| Error::CorruptData {
+                path: path.to_path_buf(),
+                msg: format!("line {}: {e}", n + 1),
+            })?;
         if clip.len() != meta.frames_per_clip {
             return Err(Error::CorruptData {
                 path: path.to_path_buf(),
-                msg: format!("line {}: {} frames, expected {}", n + 1, clip.len(), meta.frames_per_clip),
+                msg: format!(
+                    "line {}: {} frames, expected {}",
+                    n + 1,
+                    clip.len(),
+                    meta.frames_per_clip
+                ),
             });
         }
         out.push(clip);
@@ -241,7 +286,11 @@ fn read_gt(path: &Path, meta: &DatasetMeta) -> Result<Vec<Vec<Vec<GtObject>>>> {
     if out.len() != meta.clips {
         return Err(Error::CorruptData {
             path: path.to_path_buf(),
-            msg: format!("{} clips of ground truth, expected {}", out.len(), meta.clips),
+            msg: format!(
+                "{} clips of ground truth, expected {}",
+                out.len(),
+                meta.clips
+            ),
         });
     }
     Ok(out)
@@ -267,8 +316,20 @@ mod tests {
     }
 
     fn clip(v: u8) -> Clip {
-        let gt = vec![vec![GtObject { id: v as u32, top: -0.5, left: 0.5, bottom: 1.5, right: 2.5 }]; 2];
-        Clip { frames: Array4::from_elem((2, 3, 4, 3), v), gt: Some(gt) }
+        let gt = vec![
+            vec![GtObject {
+                id: v as u32,
+                top: -0.5,
+                left: 0.5,
+                bottom: 1.5,
+                right: 2.5
+            }];
+            2
+        ];
+        Clip {
+            frames: Array4::from_elem((2, 3, 4, 3), v),
+            gt: Some(gt),
+        }
     }
 
     #[test]
@@ -285,7 +346,10 @@ mod tests {
         assert_eq!(ds.clip(1).unwrap(), clip(9));
         assert_eq!(ds.clip(0).unwrap(), clip(1));
         assert!(ds.clip(2).is_err());
-        assert!(DatasetWriter::create(&dir, meta(), false).is_err(), "refuses a non-empty dir");
+        assert!(
+            DatasetWriter::create(&dir, meta(), false).is_err(),
+            "refuses a non-empty dir"
+        );
     }
 
     #[test]
@@ -295,17 +359,30 @@ mod tests {
         let mut w = DatasetWriter::create(&dir, meta(), false).unwrap();
         w.push(&clip(3)).unwrap();
         w.finish().unwrap();
-        let f = std::fs::OpenOptions::new().write(true).open(dir.join("frames.u8")).unwrap();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join("frames.u8"))
+            .unwrap();
         f.set_len(10).unwrap();
         let err = Dataset::open(&dir).err().unwrap().to_string();
-        assert!(err.contains("frames.u8") && err.contains("expected"), "{err}");
+        assert!(
+            err.contains("frames.u8") && err.contains("expected"),
+            "{err}"
+        );
     }
 
     #[test]
     fn wrong_shape_rejected() {
         let d = tempfile::tempdir().unwrap();
         let mut w = DatasetWriter::create(&d.path().join("x"), meta(), false).unwrap();
-        let bad = Clip { frames: Array4::zeros((2, 3, 5, 3)), gt: None };
-        assert!(w.push(&bad).unwrap_err().to_string().contains("does not match"));
+        let bad = Clip {
+            frames: Array4::zeros((2, 3, 5, 3)),
+            gt: None,
+        };
+        assert!(w
+            .push(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("does not match"));
     }
 }

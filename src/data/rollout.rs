@@ -22,7 +22,11 @@ pub struct RolloutOptions {
 
 impl Default for RolloutOptions {
     fn default() -> Self {
-        Self { frames_per_clip: 8, max_warmup_steps: 0, max_attempts: 20 }
+        Self {
+            frames_per_clip: 8,
+            max_warmup_steps: 0,
+            max_attempts: 20,
+        }
     }
 }
 
@@ -39,8 +43,16 @@ pub fn collect_clip(env: &mut dyn Env, seed: u64, opts: &RolloutOptions) -> Resu
     let mut frames = Array4::<u8>::zeros((t_len, h, w, c));
     for attempt in 0..opts.max_attempts.max(1) {
         let reset_seed = seed.wrapping_add((attempt as u64) << 40);
-        let mut info = env.reset_into(Some(reset_seed), &ResetOptions::default(), frames.index_axis_mut(ndarray::Axis(0), 0))?;
-        let warmup = if opts.max_warmup_steps > 0 { rng.gen_range(0..=opts.max_warmup_steps) } else { 0 };
+        let mut info = env.reset_into(
+            Some(reset_seed),
+            &ResetOptions::default(),
+            frames.index_axis_mut(ndarray::Axis(0), 0),
+        )?;
+        let warmup = if opts.max_warmup_steps > 0 {
+            rng.gen_range(0..=opts.max_warmup_steps)
+        } else {
+            0
+        };
         let mut ok = true;
         for _ in 0..warmup {
             let a = env.action_space().sample_action(&mut rng);

@@ -11,10 +11,19 @@ use crate::error::{Error, Result};
 /// The embedded experiment files: `(id, TOML text)`.
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("asteroids", include_str!("../../envs/asteroids.toml")),
-    ("scattered_mnist", include_str!("../../envs/scattered_mnist.toml")),
-    ("scattered_shapes", include_str!("../../envs/scattered_shapes.toml")),
+    (
+        "scattered_mnist",
+        include_str!("../../envs/scattered_mnist.toml"),
+    ),
+    (
+        "scattered_shapes",
+        include_str!("../../envs/scattered_shapes.toml"),
+    ),
     ("smoke", include_str!("../../envs/smoke.toml")),
-    ("space_invaders", include_str!("../../envs/space_invaders.toml")),
+    (
+        "space_invaders",
+        include_str!("../../envs/space_invaders.toml"),
+    ),
 ];
 
 /// Every env id, sorted: the embedded experiment files, then the remaining Atari games.
@@ -41,10 +50,15 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
     }
     #[cfg(feature = "atari")]
     if crate::env::atari::roms::GAME_IDS.contains(&id_or_path) {
-        let text = format!("[env]\nid = \"{id_or_path}\"\n[env.atari]\ngame = \"{id_or_path}\"\npreset = \"v5\"\n");
+        let text = format!(
+            "[env]\nid = \"{id_or_path}\"\n[env.atari]\ngame = \"{id_or_path}\"\npreset = \"v5\"\n"
+        );
         return ExperimentConfig::from_toml(&text, &format!("<default for {id_or_path}>"));
     }
-    Err(Error::UnknownEnv { id: id_or_path.to_string(), known: known_ids().join(", ") })
+    Err(Error::UnknownEnv {
+        id: id_or_path.to_string(),
+        known: known_ids().join(", "),
+    })
 }
 
 /// The `[env]` section of [`load_experiment`].
@@ -64,12 +78,20 @@ pub fn make_from_spec_split(spec: &EnvSection, split: Split) -> Result<Box<dyn E
         return crate::env::atari::make_atari(cfg);
     }
     if let Some(cfg) = &spec.scattered_mnist {
-        return Ok(Box::new(crate::env::synthetic::ScatteredMnist::new(cfg.clone(), split)?));
+        return Ok(Box::new(crate::env::synthetic::ScatteredMnist::new(
+            cfg.clone(),
+            split,
+        )?));
     }
     if let Some(cfg) = &spec.scattered_shapes {
-        return Ok(Box::new(crate::env::synthetic::ScatteredShapes::new(cfg.clone())?));
+        return Ok(Box::new(crate::env::synthetic::ScatteredShapes::new(
+            cfg.clone(),
+        )?));
     }
-    Err(Error::Config { path: spec.id.clone(), msg: "no env kind configured".into() })
+    Err(Error::Config {
+        path: spec.id.clone(),
+        msg: "no env kind configured".into(),
+    })
 }
 
 /// Build the env with this id (or TOML path).
