@@ -42,7 +42,10 @@ fn same_seed_same_trajectory_without_sticky_actions() {
     let ra = rollout(a.as_mut(), Some(7), 200);
     let rb = rollout(b.as_mut(), Some(7), 200);
     assert_eq!(ra, rb);
-    assert!(ra.1.iter().sum::<f32>() > 0.0, "random play scores in 200 steps");
+    assert!(
+        ra.1.iter().sum::<f32>() > 0.0,
+        "random play scores in 200 steps"
+    );
     // A seeded reset on a used env restarts the same trajectory.
     assert_eq!(rollout(a.as_mut(), Some(7), 200), ra);
 }
@@ -60,7 +63,13 @@ fn paper_preset_seeds_change_noop_starts() {
     assert!(frames.iter().all(|&f| (1..=30).contains(&f)), "{frames:?}");
     assert!(frames.iter().any(|&f| f != frames[0]), "{frames:?}");
     let again: Vec<u64> = (0..8)
-        .map(|seed| env.reset(Some(seed), &OPTS).unwrap().1.episode_frame_number.unwrap())
+        .map(|seed| {
+            env.reset(Some(seed), &OPTS)
+                .unwrap()
+                .1
+                .episode_frame_number
+                .unwrap()
+        })
         .collect();
     assert_eq!(frames, again);
 }
@@ -104,11 +113,18 @@ fn unseeded_reset_continues_the_rng_stream() {
 fn presets_resolve_as_documented() {
     let v5 = make_atari(&si(AtariPreset::V5)).unwrap();
     assert_eq!(v5.observation_space().shape(), Some([210, 160, 3]));
-    assert_eq!(v5.action_space().n(), Some(6), "Space Invaders' minimal action set");
+    assert_eq!(
+        v5.action_space().n(),
+        Some(6),
+        "Space Invaders' minimal action set"
+    );
     let paper = make_atari(&si(AtariPreset::Paper)).unwrap();
     assert_eq!(paper.observation_space().shape(), Some([195, 160, 3]));
     let s = si(AtariPreset::Paper).resolve().unwrap();
-    assert_eq!((s.frameskip, s.max_pool, s.repeat_action_probability), (4, true, 0.0));
+    assert_eq!(
+        (s.frameskip, s.max_pool, s.repeat_action_probability),
+        (4, true, 0.0)
+    );
     let ast = make_atari(&AtariConfig::new("asteroids", AtariPreset::Paper)).unwrap();
     assert_eq!(ast.observation_space().shape(), Some([210, 160, 3]));
     let full = make_atari(&AtariConfig {
@@ -194,7 +210,10 @@ fn paper_obs_is_cropped_max_of_last_two_frames() {
         assert_eq!(p.reward, reward);
         differs_from_last |= p.obs != frames[3].slice(ndarray::s![0..195, .., ..]);
     }
-    assert!(differs_from_last, "Space Invaders flickers, so max-pooling shows");
+    assert!(
+        differs_from_last,
+        "Space Invaders flickers, so max-pooling shows"
+    );
 }
 
 #[test]
@@ -216,7 +235,10 @@ fn truncates_after_max_episode_frames() {
     env.reset(None, &OPTS).unwrap();
     assert!(env.step(0).is_ok());
     // The default v5 limit is ALE's 108,000 frames (30 minutes at 60 Hz).
-    assert_eq!(si(AtariPreset::V5).resolve().unwrap().max_episode_frames, Some(108_000));
+    assert_eq!(
+        si(AtariPreset::V5).resolve().unwrap().max_episode_frames,
+        Some(108_000)
+    );
 }
 
 #[test]
@@ -227,7 +249,9 @@ fn errors_name_the_problem() {
     assert_eq!(info.lives, Some(3));
     assert_eq!(info.episode_frame_number, Some(0));
     match env.step(6) {
-        Err(Error::InvalidAction { action: 6, n: 6, .. }) => {}
+        Err(Error::InvalidAction {
+            action: 6, n: 6, ..
+        }) => {}
         other => panic!("expected InvalidAction, got {:?}", other.map(|s| s.reward)),
     }
     let unknown = make_atari(&AtariConfig::new("space_invadrs", AtariPreset::V5));

@@ -118,13 +118,43 @@ fn next_step_autoreset_exact_sequence() {
         ));
     }
     let expected = vec![
-        (vec![1, 11], vec![1.0, 1.0], vec![false, false], vec![false, false]),
-        (vec![2, 12], vec![2.0, 2.0], vec![true, false], vec![false, false]),
+        (
+            vec![1, 11],
+            vec![1.0, 1.0],
+            vec![false, false],
+            vec![false, false],
+        ),
+        (
+            vec![2, 12],
+            vec![2.0, 2.0],
+            vec![true, false],
+            vec![false, false],
+        ),
         // env 0 autoresets: reset obs, reward 0, flags false.
-        (vec![0, 13], vec![0.0, 3.0], vec![false, true], vec![false, false]),
-        (vec![1, 10], vec![1.0, 0.0], vec![false, false], vec![false, false]),
-        (vec![2, 11], vec![2.0, 1.0], vec![true, false], vec![false, false]),
-        (vec![0, 12], vec![0.0, 2.0], vec![false, false], vec![false, false]),
+        (
+            vec![0, 13],
+            vec![0.0, 3.0],
+            vec![false, true],
+            vec![false, false],
+        ),
+        (
+            vec![1, 10],
+            vec![1.0, 0.0],
+            vec![false, false],
+            vec![false, false],
+        ),
+        (
+            vec![2, 11],
+            vec![2.0, 1.0],
+            vec![true, false],
+            vec![false, false],
+        ),
+        (
+            vec![0, 12],
+            vec![0.0, 2.0],
+            vec![false, false],
+            vec![false, false],
+        ),
     ];
     assert_eq!(rows, expected);
     assert_eq!(v.infos()[0].episode_frame_number, Some(0), "reset info");
@@ -178,7 +208,11 @@ fn worker_errors_and_panics_become_results() {
         4,
         2,
     );
-    assert!(bad.err().unwrap().to_string().contains("env 3 cannot be built"));
+    assert!(bad
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("env 3 cannot be built"));
 }
 
 fn sticky_si() -> AtariConfig {
@@ -189,10 +223,13 @@ fn sticky_si() -> AtariConfig {
 fn atari_batch_equals_envs_stepped_one_by_one() {
     let n = 4;
     let mut v = VectorEnv::new(|_| make_atari(&sticky_si()), n, 2).unwrap();
-    let mut singles: Vec<Box<dyn Env>> = (0..n).map(|_| make_atari(&sticky_si()).unwrap()).collect();
+    let mut singles: Vec<Box<dyn Env>> =
+        (0..n).map(|_| make_atari(&sticky_si()).unwrap()).collect();
     v.reset(Some(100)).unwrap();
     for (i, e) in singles.iter_mut().enumerate() {
-        let (obs, _) = e.reset(Some(100 + i as u64), &ResetOptions::default()).unwrap();
+        let (obs, _) = e
+            .reset(Some(100 + i as u64), &ResetOptions::default())
+            .unwrap();
         assert_eq!(v.obs().index_axis(Axis(0), i), obs);
     }
     for t in 0..60 {

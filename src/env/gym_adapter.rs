@@ -79,7 +79,10 @@ impl<E: Env> GymEnv<Array3<u8>, usize> for GymnasiumAdapter<E> {
     fn reset(&mut self, seed: Option<i32>, options: Options) -> (Array3<u8>, GymInfo) {
         let seed = seed.map(|s| {
             u64::try_from(s).unwrap_or_else(|_| {
-                panic!("env `{}`: reset seed must be non-negative, got {s}", self.env.id())
+                panic!(
+                    "env `{}`: reset seed must be non-negative, got {s}",
+                    self.env.id()
+                )
             })
         });
         let options: ResetOptions =

@@ -362,7 +362,8 @@ impl<E: Env + 'static> VectorEnv<E> {
                     let chunk = match build(range) {
                         Ok(chunk) => {
                             let env = &chunk.envs[0];
-                            let spaces = [env.observation_space().clone(), env.action_space().clone()];
+                            let spaces =
+                                [env.observation_space().clone(), env.action_space().clone()];
                             let _ = chunk_tx.send(Ok(spaces));
                             chunk
                         }
@@ -421,7 +422,9 @@ impl<E: Env + 'static> VectorEnv<E> {
                 "env {i} has spaces {o:?} / {a:?}, env 0 has {obs_space:?} / {action_space:?}; \
                  all sub-envs must share their spaces"
             )),
-            (None, None) => Some(format!("observation space {obs_space:?} is not an image box")),
+            (None, None) => Some(format!(
+                "observation space {obs_space:?} is not an image box"
+            )),
             (None, Some(_)) => None,
         };
         if let Some(msg) = problem {
@@ -578,14 +581,18 @@ impl<E: Env + 'static> VectorEnv<E> {
     /// the last step.
     pub fn final_obs(&self, i: usize) -> Option<&Frame> {
         // SAFETY: as in `rewards`.
-        unsafe { self.shared.out.final_obs.as_slice() }.get(i)?.as_ref()
+        unsafe { self.shared.out.final_obs.as_slice() }
+            .get(i)?
+            .as_ref()
     }
 
     /// [`AutoresetMode::SameStep`]: the final info of sub-env `i` if its episode ended in the
     /// last step.
     pub fn final_info(&self, i: usize) -> Option<&Info> {
         // SAFETY: as in `rewards`.
-        unsafe { self.shared.out.final_info.as_slice() }.get(i)?.as_ref()
+        unsafe { self.shared.out.final_info.as_slice() }
+            .get(i)?
+            .as_ref()
     }
 }
 
@@ -623,7 +630,8 @@ mod tests {
             v.reset(Some(10)).unwrap();
             let mut singles: Vec<Fake> = (0..5).map(|i| Fake::new(2, 3, 1, 100 + i)).collect();
             for (i, e) in singles.iter_mut().enumerate() {
-                e.reset(Some(10 + i as u64), &ResetOptions::default()).unwrap();
+                e.reset(Some(10 + i as u64), &ResetOptions::default())
+                    .unwrap();
             }
             for step in 0..7 {
                 let actions: Vec<usize> = (0..5).map(|i| (i + step) % 4).collect();

@@ -184,9 +184,11 @@ impl AtariConfig {
         let s = AtariSettings {
             game: self.game.clone(),
             frameskip: self.frameskip.unwrap_or(4),
-            repeat_action_probability: self
-                .repeat_action_probability
-                .unwrap_or(if paper { 0.0 } else { 0.25 }),
+            repeat_action_probability: self.repeat_action_probability.unwrap_or(if paper {
+                0.0
+            } else {
+                0.25
+            }),
             full_action_space: self.full_action_space.unwrap_or(false),
             max_episode_frames: (max_frames > 0).then_some(max_frames),
             max_pool: self.max_pool.unwrap_or(paper),
@@ -255,7 +257,9 @@ mod tests {
 
     #[test]
     fn v5_defaults() {
-        let s = AtariConfig::new("breakout", AtariPreset::V5).resolve().unwrap();
+        let s = AtariConfig::new("breakout", AtariPreset::V5)
+            .resolve()
+            .unwrap();
         assert_eq!(s.frameskip, 4);
         assert_eq!(s.repeat_action_probability, 0.25);
         assert_eq!(s.max_episode_frames, Some(108_000));
@@ -303,7 +307,11 @@ mod tests {
         };
         assert!(bad.resolve().unwrap_err().to_string().contains("crop"));
         let unknown = AtariConfig::new("pacman", AtariPreset::V5);
-        assert!(unknown.resolve().unwrap_err().to_string().contains("ms_pacman"));
+        assert!(unknown
+            .resolve()
+            .unwrap_err()
+            .to_string()
+            .contains("ms_pacman"));
     }
 
     #[test]

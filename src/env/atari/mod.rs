@@ -225,11 +225,14 @@ impl Env for AtariEnv {
         if self.needs_reset {
             return Err(wrappers::needs_reset_error(&self.id));
         }
-        let code = *self.actions.get(action).ok_or_else(|| Error::InvalidAction {
-            env: self.id.clone(),
-            action,
-            n: self.actions.len(),
-        })?;
+        let code = *self
+            .actions
+            .get(action)
+            .ok_or_else(|| Error::InvalidAction {
+                env: self.id.clone(),
+                action,
+                n: self.actions.len(),
+            })?;
         check_obs_shape(&self.id, &self.obs_space, &obs)?;
         let mut reward = 0i64;
         let mut terminated = false;

@@ -110,7 +110,10 @@ mod tests {
 
     #[test]
     fn unknown_id_lists_known_ids() {
-        let err = rom_or_err("space_invader").err().expect("unknown id").to_string();
+        let err = rom_or_err("space_invader")
+            .err()
+            .expect("unknown id")
+            .to_string();
         assert!(err.contains("space_invader`") && err.contains("space_invaders"));
     }
 }

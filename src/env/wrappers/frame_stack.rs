@@ -22,7 +22,10 @@ impl<E: Env> FrameStack<E> {
     /// Wrap `env`, stacking `k ≥ 1` frames.
     pub fn new(env: E, k: usize) -> Result<Self> {
         let [h, w, c] = env.observation_space().shape().ok_or_else(|| {
-            Error::Invalid(format!("FrameStack on `{}`: needs image observations", env.id()))
+            Error::Invalid(format!(
+                "FrameStack on `{}`: needs image observations",
+                env.id()
+            ))
         })?;
         if k == 0 {
             return Err(Error::Invalid(format!(
@@ -69,7 +72,8 @@ impl<E: Env> FrameStack<E> {
             }
         } else {
             for (j, f) in ordered.enumerate() {
-                obs.slice_mut(ndarray::s![.., .., j * c..(j + 1) * c]).assign(f);
+                obs.slice_mut(ndarray::s![.., .., j * c..(j + 1) * c])
+                    .assign(f);
             }
         }
     }
@@ -104,7 +108,9 @@ impl<E: Env> Env for FrameStack<E> {
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         check_obs_shape(self.env.id(), &self.space, &obs)?;
         // The oldest slot receives the newest frame, then becomes the newest.
-        let t = self.env.step_into(action, self.frames[self.oldest].view_mut())?;
+        let t = self
+            .env
+            .step_into(action, self.frames[self.oldest].view_mut())?;
         self.oldest = (self.oldest + 1) % self.k;
         self.write_stack(obs);
         Ok(t)
@@ -126,7 +132,10 @@ mod tests {
         assert_eq!(env.observation_space().shape(), Some([3, 2, 9]));
         let (obs, _) = env.reset(Some(2), &ResetOptions::default()).unwrap();
         for j in 0..3 {
-            assert_eq!(obs.slice(s![.., .., 3 * j..3 * j + 3]), env.inner().frame_at(0));
+            assert_eq!(
+                obs.slice(s![.., .., 3 * j..3 * j + 3]),
+                env.inner().frame_at(0)
+            );
         }
         env.step(0).unwrap();
         let obs = env.step(0).unwrap().obs;
@@ -151,11 +160,17 @@ mod tests {
         env.step_into(1, view).unwrap();
         let expected = {
             let mut e = Frame::zeros((3, 2, 2));
-            e.slice_mut(s![.., .., 0..1]).assign(&env.inner().frame_at(1));
-            e.slice_mut(s![.., .., 1..2]).assign(&env.inner().frame_at(2));
+            e.slice_mut(s![.., .., 0..1])
+                .assign(&env.inner().frame_at(1));
+            e.slice_mut(s![.., .., 1..2])
+                .assign(&env.inner().frame_at(2));
             e
         };
-        let got = big.view().reversed_axes().permuted_axes([1, 0, 2]).to_owned();
+        let got = big
+            .view()
+            .reversed_axes()
+            .permuted_axes([1, 0, 2])
+            .to_owned();
         assert_eq!(got, expected);
     }
 }

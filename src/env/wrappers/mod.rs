@@ -70,7 +70,11 @@ pub fn sub_seed(seed: u64, salt: u64) -> u64 {
 /// A wrapper's RNG under Gymnasium's seeding rule: `Some(seed)` reseeds it (from
 /// `sub_seed(seed, salt)`); `None` keeps the stream, or seeds from OS entropy if it was never
 /// seeded.
-pub(crate) fn reseed(rng: &mut Option<ChaCha8Rng>, seed: Option<u64>, salt: u64) -> &mut ChaCha8Rng {
+pub(crate) fn reseed(
+    rng: &mut Option<ChaCha8Rng>,
+    seed: Option<u64>,
+    salt: u64,
+) -> &mut ChaCha8Rng {
     match seed {
         Some(s) => rng.insert(ChaCha8Rng::seed_from_u64(sub_seed(s, salt))),
         None => rng.get_or_insert_with(ChaCha8Rng::from_entropy),

@@ -118,9 +118,13 @@ mod tests {
             assert!(counts.contains(&k));
         }
         let mut again = NoopReset::new(Fake::new(2, 2, 1, 1000), 5).unwrap();
-        let seq: Vec<usize> = (0..5).map(|i| noops_after_reset((i == 0).then_some(3), &mut again)).collect();
+        let seq: Vec<usize> = (0..5)
+            .map(|i| noops_after_reset((i == 0).then_some(3), &mut again))
+            .collect();
         let mut again2 = NoopReset::new(Fake::new(2, 2, 1, 1000), 5).unwrap();
-        let seq2: Vec<usize> = (0..5).map(|i| noops_after_reset((i == 0).then_some(3), &mut again2)).collect();
+        let seq2: Vec<usize> = (0..5)
+            .map(|i| noops_after_reset((i == 0).then_some(3), &mut again2))
+            .collect();
         assert_eq!(seq, seq2);
     }
 

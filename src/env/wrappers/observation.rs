@@ -156,7 +156,10 @@ impl Taps {
 
     fn of(&self, i: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
         let r = self.start[i]..self.start[i + 1];
-        self.idx[r.clone()].iter().copied().zip(self.weight[r].iter().copied())
+        self.idx[r.clone()]
+            .iter()
+            .copied()
+            .zip(self.weight[r].iter().copied())
     }
 }
 
@@ -212,7 +215,11 @@ impl<E: Env> ResizeGrayscale<E> {
     }
 
     fn write(&mut self, mut obs: ArrayViewMut3<'_, u8>) {
-        let [h, w, c] = [self.full.shape()[0], self.full.shape()[1], self.full.shape()[2]];
+        let [h, w, c] = [
+            self.full.shape()[0],
+            self.full.shape()[1],
+            self.full.shape()[2],
+        ];
         let [oh, ow, _] = self.space.shape().expect("image space");
         let src = self.full.as_slice().expect("own buffer is contiguous");
         if c == 3 {
@@ -232,7 +239,11 @@ impl<E: Env> ResizeGrayscale<E> {
         }
         for y in 0..oh {
             for x in 0..ow {
-                let v: f32 = self.taps_y.of(y).map(|(i, wt)| self.rows[i * ow + x] * wt).sum();
+                let v: f32 = self
+                    .taps_y
+                    .of(y)
+                    .map(|(i, wt)| self.rows[i * ow + x] * wt)
+                    .sum();
                 obs[(y, x, 0)] = v.round().clamp(0.0, 255.0) as u8;
             }
         }
@@ -310,7 +321,10 @@ mod tests {
                 let t = Taps::new(n_in, n_out, m);
                 for i in 0..n_out {
                     let s: f32 = t.of(i).map(|(_, w)| w).sum();
-                    assert!((s - 1.0).abs() < 1e-5, "{m:?} {n_in}->{n_out} [{i}] sums to {s}");
+                    assert!(
+                        (s - 1.0).abs() < 1e-5,
+                        "{m:?} {n_in}->{n_out} [{i}] sums to {s}"
+                    );
                     assert!(t.of(i).all(|(j, _)| j < n_in));
                 }
             }

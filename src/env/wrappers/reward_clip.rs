@@ -80,7 +80,10 @@ mod tests {
     fn rewards_become_signs() {
         let mut env = RewardClip::new(Fake::new(1, 1, 1, 10));
         env.reset(Some(1), &ResetOptions::default()).unwrap();
-        let got: Vec<f32> = [0, 1, 2, 3].iter().map(|&a| env.step(a).unwrap().reward).collect();
+        let got: Vec<f32> = [0, 1, 2, 3]
+            .iter()
+            .map(|&a| env.step(a).unwrap().reward)
+            .collect();
         assert_eq!(got, vec![-1.0, 0.0, 1.0, 1.0]);
         assert_eq!(sign(f32::NAN), 0.0);
     }

@@ -1,0 +1,4 @@
+//! Bench groups.
+
+#[cfg(feature = "atari")]
+pub mod atari;
