@@ -14,9 +14,7 @@ pub enum Error {
         known: String,
     },
     /// An action outside the action space.
-    #[error(
-        "invalid action {action} for env `{env}`: the action space is Discrete({n}), use 0..{n}"
-    )]
+    #[error("invalid action {action} for env `{env}`: the action space is Discrete({n}), use 0..{n}")]
     InvalidAction {
         /// Env id.
         env: String,

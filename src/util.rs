@@ -8,10 +8,7 @@ use crate::error::{Error, Result};
 /// Write `bytes` to `path` atomically: a temp file in the same folder, fsync, then rename, so a
 /// crash never leaves a half-written file and an existing file is replaced only when complete.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let name = path
         .file_name()
