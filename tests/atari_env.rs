@@ -321,3 +321,41 @@ fn gymnasium_rs_code_runs_on_atari() {
     };
     assert_eq!(low.len(), 210 * 160 * 3);
 }
+
+#[test]
+fn observations_lie_in_their_space_and_render_shows_the_screen() {
+    for cfg in [
+        si(AtariPreset::V5),
+        si(AtariPreset::Paper),
+        AtariConfig {
+            grayscale_resize: Some([84, 84]),
+            frame_stack: Some(4),
+            episodic_life: Some(true),
+            fire_reset: Some(true),
+            reward_clip: Some(true),
+            ..AtariConfig::new("breakout", AtariPreset::V5)
+        },
+    ] {
+        let mut env = make_atari(&cfg).unwrap();
+        let space = env.observation_space().clone();
+        let (obs, info) = env.reset(Some(0), &OPTS).unwrap();
+        assert!(space.contains_obs(obs.view()));
+        assert!(info.lives.is_some() && info.frame_number.is_some());
+        for t in 0..300 {
+            let s = env.step(t % env.action_space().n().unwrap()).unwrap();
+            assert!(space.contains_obs(s.obs.view()), "{cfg:?}");
+            assert!(s.reward.is_finite());
+            if cfg.reward_clip == Some(true) {
+                assert!([-1.0, 0.0, 1.0].contains(&s.reward));
+            }
+            if s.terminated || s.truncated {
+                env.reset(None, &OPTS).unwrap();
+            }
+        }
+    }
+    // The raw v5 observation is the current screen.
+    let mut env = make_atari(&si(AtariPreset::V5)).unwrap();
+    env.reset(Some(0), &OPTS).unwrap();
+    let s = env.step(1).unwrap();
+    assert_eq!(env.render().unwrap(), s.obs);
+}
