@@ -30,7 +30,9 @@ def actions(n, count=4096, seed=0):
 
 
 def timed(seconds, step):
-    """Run `step(i)` (returns emulator frames) for `seconds` after a 0.3 s warm-up."""
+    """Run `step(i)` (returns emulator frames) for `seconds` after a 0.3 s warm-up.
+
+    Returns (frames per wall second, frames per CPU second of the whole process)."""
     i = 0
     warm = time.perf_counter()
     while time.perf_counter() - warm < 0.3:
@@ -38,13 +40,14 @@ def timed(seconds, step):
         i += 1
     frames = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     while True:
         for _ in range(16):
             frames += step(i)
             i += 1
         t = time.perf_counter() - start
         if t >= seconds:
-            return frames / t
+            return frames / t, frames / (time.process_time() - cpu_start)
 
 
 def alepy_single(fs, seconds):
@@ -95,9 +98,9 @@ def alepy_vector(fs, n, threads, seconds):
         env.step(acts[i % len(acts)])
         return n * fs
 
-    fps = timed(seconds, step)
+    rate = timed(seconds, step)
     env.close()
-    return fps
+    return rate
 
 
 def envpool_vector(fs, n, threads, seconds):
@@ -129,13 +132,14 @@ def envpool_vector(fs, n, threads, seconds):
         env.step(acts[i % len(acts)])
         return n * fs
 
-    fps = timed(seconds, step)
+    rate = timed(seconds, step)
     env.close()
-    return fps
+    return rate
 
 
 RESULT = re.compile(
-    r"RESULT impl=(\S+) envs=(\d+) threads=(\d+) frameskip=(\d+) fps=([\d.]+)"
+    r"RESULT impl=(\S+) envs=(\d+) threads=(\d+) frameskip=(\d+) fps=([\d.]+) "
+    r"cpu_fps=([\d.]+|NaN)"
 )
 
 
@@ -149,8 +153,8 @@ def run_rust(args):
     ]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     for m in RESULT.finditer(out):
-        name, envs, threads, fs, fps = m.groups()
-        yield (name, int(envs), int(fs)), float(fps)
+        name, envs, threads, fs, fps, cpu_fps = m.groups()
+        yield (name, int(envs), int(fs)), (float(fps), float(cpu_fps))
 
 
 def run_python(args):
@@ -189,36 +193,40 @@ def main():
     samples = {}
     for r in range(args.rounds):
         for source in (run_rust, run_python) if r % 2 == 0 else (run_python, run_rust):
-            for key, fps in source(args):
-                samples.setdefault(key, []).append(fps)
-                print(f"round {r} {key[0]:>14} envs={key[1]} fs={key[2]}: {fps:10.0f} frames/s",
+            for key, (fps, cpu_fps) in source(args):
+                samples.setdefault(key, []).append((fps, cpu_fps))
+                print(f"round {r} {key[0]:>14} envs={key[1]} fs={key[2]}: {fps:10.0f} frames/s "
+                      f"wall, {cpu_fps:10.0f} frames/s CPU (load {os.getloadavg()[0]:.1f})",
                       flush=True)
 
-    med = {k: statistics.median(v) for k, v in samples.items()}
+    med = {k: statistics.median(f for f, _ in v) for k, v in samples.items()}
+    cpu = {k: statistics.median(c for _, c in v) for k, v in samples.items()}
     print(f"\nmedian frames/s over {args.rounds} rounds ({os.cpu_count()} CPUs, "
-          f"load avg {os.getloadavg()[0]:.1f}):")
+          f"load avg {os.getloadavg()[0]:.1f}): wall-clock | per CPU-second of the process")
     for k in sorted(med):
-        print(f"  {k[0]:>14} envs={k[1]} fs={k[2]}: {med[k]:10.0f}")
+        print(f"  {k[0]:>14} envs={k[1]} fs={k[2]}: {med[k]:10.0f} | {cpu[k]:10.0f}")
 
     def ratio(label, a, b):
         if a in med and b in med:
-            print(f"  {label}: {med[a] / med[b]:.2f}x")
+            print(f"  {label}: {med[a] / med[b]:.2f}x wall | {cpu[a] / cpu[b]:.2f}x CPU")
 
-    print("\nratios:")
+    print("\nratios (wall-clock | per CPU-second):")
     for fs in args.frameskip:
         ratio(f"single / raw ALE, fs={fs}", ("rust_single", 1, fs), ("rust_raw_ale", 1, fs))
         for n in args.envs:
             v = ("rust_vector", n, fs)
             if v in med and ("rust_single", 1, fs) in med:
+                single = ("rust_single", 1, fs)
                 print(f"  vector {n} envs / (2 x single), fs={fs}: "
-                      f"{med[v] / (2 * med[('rust_single', 1, fs)]):.2f}")
+                      f"{med[v] / (2 * med[single]):.2f} wall | "
+                      f"per CPU-second vector / single: {cpu[v] / cpu[single]:.2f}")
             ratio(f"vector {n} envs / ale-py AtariVectorEnv, fs={fs}", v, ("alepy_vector", n, fs))
             ratio(f"vector {n} envs / envpool, fs={fs}", v, ("envpool", n, fs))
         ratio(f"ale-py AtariEnv / raw ALE, fs={fs}", ("alepy_single", 1, fs), ("rust_raw_ale", 1, fs))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump([{"impl": k[0], "envs": k[1], "frameskip": k[2], "fps": v}
-                       for k, vs in samples.items() for v in vs], f, indent=1)
+            json.dump([{"impl": k[0], "envs": k[1], "frameskip": k[2], "fps": f_, "cpu_fps": c}
+                       for k, vs in samples.items() for f_, c in vs], f, indent=1)
 
 
 if __name__ == "__main__":

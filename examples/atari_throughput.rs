@@ -4,8 +4,12 @@
 //!
 //! ```text
 //! cargo run --release --example atari_throughput -- --seconds 3 --frameskip 1,4 --envs 2,8 --threads 2
-//! RESULT impl=rust_raw_ale envs=1 threads=1 frameskip=1 fps=12345.6
+//! RESULT impl=rust_raw_ale envs=1 threads=1 frameskip=1 fps=12345.6 cpu_fps=12400.2
 //! ```
+//!
+//! `fps` is frames per wall-clock second; `cpu_fps` is frames per second of CPU time used by the
+//! whole process (Linux `/proc/self/stat`), which on a loaded machine measures per-core overhead
+//! more stably than wall time.
 
 use std::ffi::CString;
 use std::time::{Duration, Instant};
@@ -55,8 +59,24 @@ fn actions(n: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Run `step` (returning emulator frames done) for `seconds` after a warm-up; frames/s.
-fn measure(seconds: f64, mut step: impl FnMut(usize) -> u64) -> f64 {
+/// CPU seconds (user + system) used by this process so far, if `/proc` tells.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Frames per wall-clock second and per CPU second.
+struct Rate {
+    fps: f64,
+    cpu_fps: f64,
+}
+
+/// Run `step` (returning emulator frames done) for `seconds` after a warm-up.
+fn measure(seconds: f64, mut step: impl FnMut(usize) -> u64) -> Rate {
     let warm = Instant::now();
     let mut i = 0;
     while warm.elapsed() < Duration::from_millis(300) {
@@ -64,6 +84,7 @@ fn measure(seconds: f64, mut step: impl FnMut(usize) -> u64) -> f64 {
         i += 1;
     }
     let start = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut frames = 0u64;
     loop {
         for _ in 0..16 {
@@ -72,13 +93,23 @@ fn measure(seconds: f64, mut step: impl FnMut(usize) -> u64) -> f64 {
         }
         let t = start.elapsed().as_secs_f64();
         if t >= seconds {
-            return frames as f64 / t;
+            let cpu = cpu_start
+                .zip(cpu_seconds())
+                .map_or(f64::NAN, |(a, b)| b - a);
+            return Rate {
+                fps: frames as f64 / t,
+                cpu_fps: frames as f64 / cpu,
+            };
         }
     }
 }
 
-fn report(name: &str, envs: usize, threads: usize, frameskip: u32, fps: f64) {
-    println!("RESULT impl={name} envs={envs} threads={threads} frameskip={frameskip} fps={fps:.1}");
+fn report(name: &str, envs: usize, threads: usize, frameskip: u32, rate: Rate) {
+    println!(
+        "RESULT impl={name} envs={envs} threads={threads} frameskip={frameskip} fps={:.1} \
+         cpu_fps={:.1}",
+        rate.fps, rate.cpu_fps
+    );
 }
 
 /// Raw ALE through `ale-sys`: the same settings our env uses, no wrapper at all.
@@ -122,7 +153,7 @@ fn tempfile_dir() -> Result<std::path::PathBuf> {
     Ok(dir)
 }
 
-fn raw(args: &Args, frameskip: u32) -> Result<f64> {
+fn raw(args: &Args, frameskip: u32) -> Result<Rate> {
     let (ale, set) = RawAle::new(&args.game)?;
     let acts = actions(set.len());
     let mut screen = vec![0u8; 210 * 160 * 3];
@@ -153,7 +184,7 @@ fn options(frameskip: u32) -> AtariEnvOptions {
     }
 }
 
-fn single(args: &Args, frameskip: u32) -> Result<f64> {
+fn single(args: &Args, frameskip: u32) -> Result<Rate> {
     let mut env = AtariEnv::new(&args.game, options(frameskip))?;
     let acts = actions(env.action_space().n().unwrap_or(1));
     let mut obs = env.new_obs_buffer();
@@ -174,7 +205,7 @@ fn single(args: &Args, frameskip: u32) -> Result<f64> {
     failure.map_or(Ok(fps), |e| Err(e.into()))
 }
 
-fn vector(args: &Args, frameskip: u32, n: usize) -> Result<f64> {
+fn vector(args: &Args, frameskip: u32, n: usize) -> Result<Rate> {
     let game = args.game.clone();
     let mut venv = VectorEnv::new(
         move |_| AtariEnv::new(&game, options(frameskip)),

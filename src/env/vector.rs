@@ -387,7 +387,9 @@ impl<E: Env + 'static> VectorEnv<E> {
             let mut chunks = vec![build_range(&make_fn, 0..bounds[1])];
             chunks.extend(handles.into_iter().map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    Err(Error::Invalid("VectorEnv: a builder thread panicked".into()))
+                    Err(Error::Invalid(
+                        "VectorEnv: a builder thread panicked".into(),
+                    ))
                 })
             }));
             chunks
@@ -398,9 +400,11 @@ impl<E: Env + 'static> VectorEnv<E> {
         }
         let obs_space = envs[0].observation_space().clone();
         let action_space = envs[0].action_space().clone();
-        if let Some((i, e)) = envs.iter().enumerate().find(|(_, e)| {
-            *e.observation_space() != obs_space || *e.action_space() != action_space
-        }) {
+        if let Some((i, e)) = envs
+            .iter()
+            .enumerate()
+            .find(|(_, e)| *e.observation_space() != obs_space || *e.action_space() != action_space)
+        {
             return Err(Error::Invalid(format!(
                 "VectorEnv: env {i} has spaces {:?} / {:?}, env 0 has {obs_space:?} / \
                  {action_space:?}; all sub-envs must share their spaces",
