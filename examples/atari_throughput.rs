@@ -35,7 +35,8 @@ struct Args {
     /// Threads of the vector env (the caller counts as one).
     #[arg(long, default_value_t = 2)]
     threads: usize,
-    /// Which measurements: raw, single, vector.
+    /// Which measurements: raw, single, vector (and `load`: construction and seeded-reset
+    /// times, not included by default).
     #[arg(long, value_delimiter = ',', default_value = "raw,single,vector")]
     only: Vec<String>,
     /// Repeat the whole set this many times (alternating implementations).
@@ -231,6 +232,20 @@ fn vector(args: &Args, frameskip: u32, n: usize) -> Result<Rate> {
 fn main() -> Result<()> {
     let args = Args::parse();
     let want = |s: &str| args.only.iter().any(|o| o == s);
+    if want("load") {
+        let t = Instant::now();
+        let mut env = AtariEnv::new(&args.game, options(4))?;
+        let new_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
+        env.reset(Some(3), &ResetOptions::default())?;
+        let seeded_ms = t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
+        env.reset(None, &ResetOptions::default())?;
+        let unseeded_ms = t.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "LOAD new_ms={new_ms:.2} seeded_reset_ms={seeded_ms:.2} unseeded_reset_ms={unseeded_ms:.2}"
+        );
+    }
     for _ in 0..args.rounds {
         for &fs in &args.frameskip {
             if want("raw") {

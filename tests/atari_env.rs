@@ -359,3 +359,23 @@ fn observations_lie_in_their_space_and_render_shows_the_screen() {
     let s = env.step(1).unwrap();
     assert_eq!(env.render().unwrap(), s.obs);
 }
+
+#[test]
+fn sticky_probability_one_keeps_the_reset_noop() {
+    let opts = |p| AtariEnvOptions {
+        repeat_action_probability: p,
+        ..Default::default()
+    };
+    let mut always = AtariEnv::new("space_invaders", opts(1.0)).unwrap();
+    let mut noop = AtariEnv::new("space_invaders", opts(0.0)).unwrap();
+    always.reset(Some(4), &OPTS).unwrap();
+    noop.reset(Some(9), &OPTS).unwrap();
+    for t in 0..100 {
+        // Every new action is dropped, so the NOOP applied since the reset sticks.
+        assert_eq!(
+            always.step(1 + t % 5).unwrap(),
+            noop.step(0).unwrap(),
+            "step {t}"
+        );
+    }
+}

@@ -244,6 +244,36 @@ impl Ale {
     }
 }
 
+/// A saved emulator state including its RNG (ALE's "system state").
+pub struct SystemState(NonNull<ale_sys::ALEState>);
+
+// SAFETY: an owned, immutable heap object of plain data.
+unsafe impl Send for SystemState {}
+
+impl Drop for SystemState {
+    fn drop(&mut self) {
+        // SAFETY: we own the state object.
+        unsafe { ale_sys::deleteState(self.0.as_ptr()) }
+    }
+}
+
+impl Ale {
+    /// Save the whole emulator state, RNG included.
+    pub fn clone_system_state(&mut self) -> Result<SystemState> {
+        // SAFETY: loaded interface; returns an owned heap object.
+        let ptr = unsafe { ale_sys::cloneSystemState(self.ptr.as_ptr()) };
+        NonNull::new(ptr)
+            .map(SystemState)
+            .ok_or_else(|| Error::Ale("cloneSystemState returned null".into()))
+    }
+
+    /// Restore a state saved by [`Ale::clone_system_state`] of this emulator.
+    pub fn restore_system_state(&mut self, state: &SystemState) {
+        // SAFETY: loaded interface; ALE only reads the state.
+        unsafe { ale_sys::restoreSystemState(self.ptr.as_ptr(), state.0.as_ptr()) }
+    }
+}
+
 impl Drop for Ale {
     fn drop(&mut self) {
         let _guard = ale_lock();
