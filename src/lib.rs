@@ -6,8 +6,15 @@
 //!
 //! Module map: [`env`] (environments, wrappers, vector env, registry), [`error`].
 
+pub mod baseline;
+pub mod cli;
+pub mod config;
+pub mod data;
 pub mod env;
 pub mod error;
+pub mod eval;
+pub mod track;
 pub mod util;
+pub mod viz;
 
 pub use error::{Error, Result};

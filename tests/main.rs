@@ -1,5 +1,11 @@
-//! All integration tests, one binary (each file below is one topic).
+//! All integration tests compile into this one binary (saves link time on CI).
 
 #[cfg(feature = "atari")]
 mod atari_env;
+mod cli;
+mod eval_conncomp;
+mod eval_golden;
+mod synthetic_data;
+mod synthetic_env;
+mod synthetic_gt;
 mod vector_env;

@@ -7,8 +7,11 @@
 
 #[cfg(feature = "atari")]
 pub mod atari;
+pub mod check;
 pub mod gym_adapter;
+pub mod registry;
 pub mod space;
+pub mod synthetic;
 pub mod vector;
 pub mod wrappers;
 

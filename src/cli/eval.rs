@@ -1,0 +1,81 @@
+//! `silot eval`: score a tracker on fresh clips and write a JSON report.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::clips::{eval_clips, paper_protocol, preset_name};
+use crate::baseline::ConnCompTracker;
+use crate::config::ExperimentConfig;
+use crate::env::registry;
+use crate::eval::evaluate;
+use crate::track::Tracker;
+
+/// Trackers `silot eval` can score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TrackerKind {
+    /// The ConnComp baseline (thresholds from the env's `[eval.conncomp]`).
+    Conncomp,
+}
+
+/// Arguments of `silot eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Env id (see `silot envs`) or path to an experiment TOML file.
+    #[arg(long)]
+    pub env: String,
+    /// The tracker to score.
+    #[arg(long, value_enum, default_value_t = TrackerKind::Conncomp)]
+    pub tracker: TrackerKind,
+    /// Number of 8-frame clips.
+    #[arg(long, default_value_t = 32)]
+    pub clips: usize,
+    /// Seed of the evaluation clips (use seeds never used for tuning).
+    #[arg(long, default_value_t = 2)]
+    pub seed: u64,
+    /// Write the JSON report here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Include every frame's boxes (`frames_detail`) in the JSON.
+    #[arg(long)]
+    pub dump_frames: bool,
+    /// Apply the paper code's quirk: drop all predictions of frames with > 2x as many
+    /// predictions as ground truth (changes results; recorded in the report).
+    #[arg(long)]
+    pub quirk_drop_overfull_frames: bool,
+}
+
+/// Build the tracker named on the command line.
+pub fn make_tracker(kind: TrackerKind, cfg: &ExperimentConfig) -> anyhow::Result<Box<dyn Tracker>> {
+    Ok(match kind {
+        TrackerKind::Conncomp => Box::new(ConnCompTracker::new(cfg.eval.conncomp.clone())?),
+    })
+}
+
+/// Run the evaluation.
+pub fn run(a: EvalArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
+    let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    let mut tracker = make_tracker(a.tracker, &cfg)?;
+    let clips = eval_clips(&cfg, a.clips, a.seed)?;
+    let mut pred = Vec::with_capacity(clips.len());
+    for c in &clips {
+        pred.push(tracker.track_clip(&c.frames)?);
+    }
+    let gt: Vec<_> = clips.into_iter().map(|c| c.gt).collect();
+    let mut settings = cfg.eval.metrics.clone();
+    settings.frames_detail |= a.dump_frames;
+    settings.drop_overfull_frames |= a.quirk_drop_overfull_frames;
+    let mut report = evaluate(&pred, &gt, &settings)?;
+    report.env = cfg.env.id.clone();
+    report.preset = preset_name(&cfg);
+    report.tracker = tracker.name().to_string();
+    report.seed = Some(a.seed);
+    report.print_table();
+    if let Some(path) = &a.json {
+        let json = serde_json::to_vec_pretty(&report)?;
+        crate::util::write_atomic(path, &json)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}

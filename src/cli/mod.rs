@@ -1,0 +1,76 @@
+//! The `silot` command line: one file per subcommand, each a thin layer over the library.
+
+mod clips;
+mod envs;
+mod eval;
+mod label;
+mod render;
+mod rollout;
+
+use clap::{Parser, Subcommand};
+
+/// Object-centric RL environments and the SILOT object tracker.
+#[derive(Debug, Parser)]
+#[command(name = "silot", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print every env id, one per line.
+    Envs(envs::EnvsArgs),
+    /// Roll out an env with a seeded random policy and write T-frame clips to a dataset directory.
+    Rollout(rollout::RolloutArgs),
+    /// Score a tracker against ground truth on fresh clips (MOTA, MOTP, IDF1, AP, count error).
+    Eval(eval::EvalArgs),
+    /// Write ConnComp ground-truth labels of fresh clips as JSON lines.
+    Label(label::LabelArgs),
+    /// Draw tracking pictures: ground truth beside predictions, boxes coloured by identity.
+    Render(render::RenderArgs),
+}
+
+/// Parse arguments, run, and turn errors into a message and exit code 1.
+pub fn main() -> std::process::ExitCode {
+    init_tracing();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Envs(a) => envs::run(a),
+        Command::Rollout(a) => rollout::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Label(a) => label::run(a),
+        Command::Render(a) => render::run(a),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("SILOT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// A progress bar drawn only when stderr is a terminal.
+pub(crate) fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    let style = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    pb.set_style(style.progress_chars("=> "));
+    pb.set_message(what.to_string());
+    pb
+}

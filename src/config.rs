@@ -1,0 +1,132 @@
+//! Experiment configs: one TOML file per experiment in `envs/`, parsed into serde structs that
+//! reject unknown keys. The files are embedded in the binary, so `--env space_invaders` works from
+//! any directory; a path to a TOML file works too.
+//!
+//! ```toml
+//! [env]
+//! id = "space_invaders"
+//! [env.atari]            # exactly one of: atari, scattered_mnist, scattered_shapes
+//! game = "space_invaders"
+//! preset = "paper"
+//! ```
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The `[env]` section: an id and exactly one env kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvSection {
+    /// Env id, e.g. `space_invaders`.
+    pub id: String,
+    /// Atari through ALE.
+    #[cfg(feature = "atari")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atari: Option<crate::env::atari::AtariConfig>,
+    /// Scattered MNIST videos.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scattered_mnist: Option<crate::env::synthetic::ScatteredMnistConfig>,
+    /// Scattered Shapes videos.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scattered_shapes: Option<crate::env::synthetic::ScatteredShapesConfig>,
+}
+
+impl EnvSection {
+    /// The env id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether this is an Atari env (no exact ground truth; ConnComp labels instead).
+    pub fn is_atari(&self) -> bool {
+        #[cfg(feature = "atari")]
+        {
+            self.atari.is_some()
+        }
+        #[cfg(not(feature = "atari"))]
+        {
+            false
+        }
+    }
+
+    fn kinds_set(&self) -> usize {
+        #[cfg(feature = "atari")]
+        let atari = self.atari.is_some() as usize;
+        #[cfg(not(feature = "atari"))]
+        let atari = 0;
+        atari + self.scattered_mnist.is_some() as usize + self.scattered_shapes.is_some() as usize
+    }
+
+    /// Check that exactly one env kind is configured.
+    pub fn validate(&self, path: &str) -> Result<()> {
+        match self.kinds_set() {
+            1 => Ok(()),
+            n => Err(Error::Config {
+                path: path.into(),
+                msg: format!(
+                    "[env] must have exactly one of [env.atari], [env.scattered_mnist], \
+                     [env.scattered_shapes]; found {n}"
+                ),
+            }),
+        }
+    }
+}
+
+/// The `[eval]` section: metric settings and the ConnComp baseline's thresholds.
+///
+/// ```toml
+/// [eval.metrics]
+/// obj_threshold = 0.5
+/// [eval.conncomp]
+/// cc_threshold = 0.5
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalSection {
+    /// Metric settings (thresholds, quirk flags).
+    #[serde(default)]
+    pub metrics: crate::eval::EvalSettings,
+    /// ConnComp baseline tracker thresholds.
+    #[serde(default)]
+    pub conncomp: crate::baseline::ConnCompConfig,
+}
+
+/// A whole experiment file: the env, and (for model experiments) model/train/eval sections.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentConfig {
+    /// The environment.
+    pub env: EnvSection,
+    /// Evaluation settings (defaults when absent).
+    #[serde(default)]
+    pub eval: EvalSection,
+}
+
+impl ExperimentConfig {
+    /// Parse TOML text; `origin` names the file in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self> {
+        let cfg: ExperimentConfig = toml::from_str(text).map_err(|e| Error::Config {
+            path: origin.into(),
+            msg: e.to_string().trim_end().to_string(),
+        })?;
+        cfg.env.validate(origin)?;
+        let named = |e: Error| Error::Config { path: origin.into(), msg: format!("[eval]: {e}") };
+        cfg.eval.metrics.validate().map_err(named)?;
+        cfg.eval.conncomp.validate().map_err(named)?;
+        Ok(cfg)
+    }
+
+    /// Load a TOML file from disk.
+    pub fn from_file(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Self::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Serialise back to TOML (the resolved config written next to results).
+    pub fn to_toml(&self) -> Result<String> {
+        toml::to_string_pretty(self).map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
+    }
+}

@@ -1,0 +1,187 @@
+//! The evaluation report: the JSON written by `silot eval` and the terminal table.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+/// Thresholds used for a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportThresholds {
+    /// Presence threshold for MOT metrics (`score > obj_threshold`).
+    pub obj_threshold: f32,
+    /// Minimum IoU for a MOT pair (pairs with lower IoU may not pair).
+    pub mot_iou_threshold: f64,
+    /// IoU thresholds averaged by AP.
+    pub ap_iou_thresholds: Vec<f64>,
+}
+
+/// One box of `frames_detail`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxRecord {
+    /// Identity within the clip.
+    pub id: u64,
+    /// Top edge (pixel-index convention).
+    pub top: f32,
+    /// Left edge.
+    pub left: f32,
+    /// Bottom edge.
+    pub bottom: f32,
+    /// Right edge.
+    pub right: f32,
+    /// Confidence (predictions only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
+}
+
+/// Everything needed to recompute the metrics of one frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameDetail {
+    /// Clip index.
+    pub clip: usize,
+    /// Frame index within the clip.
+    pub t: usize,
+    /// Ground-truth boxes.
+    pub gt: Vec<BoxRecord>,
+    /// All predictions of the tracker for this frame (unfiltered; with `score`).
+    pub pred: Vec<BoxRecord>,
+}
+
+/// Result of [`super::evaluate`], serialised as the `silot eval --json` file.
+///
+/// Metric fields that are undefined (e.g. MOTP without any match) are NaN in memory and `null`
+/// in JSON. `env`, `preset`, `tracker` and `seed` are filled in by the caller (the CLI).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalReport {
+    /// MOTA (CLEAR-MOT, py-motmetrics semantics), one accumulator over all clips.
+    #[serde(with = "nan_as_null")]
+    pub mota: f64,
+    /// MOTP: mean `1 − IoU` of matched pairs (lower is better).
+    #[serde(with = "nan_as_null")]
+    pub motp: f64,
+    /// IDF1.
+    #[serde(with = "nan_as_null")]
+    pub idf1: f64,
+    /// AP averaged over the AP IoU thresholds (11-point interpolation).
+    #[serde(with = "nan_as_null")]
+    pub ap: f64,
+    /// Mean absolute count error per frame (count = objects with score > 0.5).
+    #[serde(with = "nan_as_null")]
+    pub count_abs_error: f64,
+    /// Number of clips.
+    pub clips: usize,
+    /// Number of frames over all clips.
+    pub frames: usize,
+    /// Ground-truth objects over all frames.
+    pub num_gt: usize,
+    /// Predictions over all frames with `score > obj_threshold` (before any quirk drop).
+    pub num_pred: usize,
+    /// Env id.
+    pub env: String,
+    /// Preset name, if any.
+    pub preset: Option<String>,
+    /// Tracker name.
+    pub tracker: String,
+    /// Seed of the evaluation clips.
+    pub seed: Option<u64>,
+    /// Thresholds used.
+    pub thresholds: ReportThresholds,
+    /// Paper quirk: frames with more than 2x as many predictions as ground truth had all their
+    /// predictions dropped for MOTA/MOTP/IDF1. Changes results; off by default.
+    pub quirk_drop_overfull_frames: bool,
+    /// Paper quirk: AP ignored a frame's predictions after its ground truth was used up.
+    /// Changes results; off by default.
+    pub quirk_ap_ignore_after_gt_exhausted: bool,
+    /// Per-frame boxes (only with `--dump-frames`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames_detail: Option<Vec<FrameDetail>>,
+}
+
+impl EvalReport {
+    /// The report as an aligned text table (what `silot eval` prints).
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let preset = self.preset.as_deref().unwrap_or("-");
+        let seed = self.seed.map_or("-".to_string(), |v| v.to_string());
+        let _ = writeln!(
+            s,
+            "env {}  preset {preset}  tracker {}  seed {seed}",
+            self.env, self.tracker
+        );
+        let _ = writeln!(
+            s,
+            "clips {}  frames {}  gt objects {}  predictions {}",
+            self.clips, self.frames, self.num_gt, self.num_pred
+        );
+        let _ = writeln!(s, "+-----------------+----------+");
+        let _ = writeln!(s, "| metric          |    value |");
+        let _ = writeln!(s, "+-----------------+----------+");
+        for (name, v) in [
+            ("MOTA", self.mota),
+            ("MOTP (1-IoU)", self.motp),
+            ("IDF1", self.idf1),
+            ("AP", self.ap),
+            ("count abs error", self.count_abs_error),
+        ] {
+            let _ = writeln!(s, "| {name:<15} | {v:>8.4} |");
+        }
+        let _ = writeln!(s, "+-----------------+----------+");
+        let t = &self.thresholds;
+        let _ = writeln!(
+            s,
+            "obj_threshold {}  MOT IoU >= {}  AP IoU thresholds {:?}",
+            t.obj_threshold, t.mot_iou_threshold, t.ap_iou_thresholds
+        );
+        if self.quirk_drop_overfull_frames {
+            let _ = writeln!(
+                s,
+                "NOTE: paper quirk ON: frames with > 2x predictions than ground truth had all \
+                 predictions dropped for MOTA/MOTP/IDF1 (changes results)"
+            );
+        }
+        if self.quirk_ap_ignore_after_gt_exhausted {
+            let _ = writeln!(
+                s,
+                "NOTE: paper quirk ON: AP ignored a frame's predictions once its ground truth \
+                 was used up (changes results)"
+            );
+        }
+        s
+    }
+
+    /// Print [`Self::table`] to standard output.
+    pub fn print_table(&self) {
+        print!("{}", self.table());
+    }
+
+    /// Pretty-printed JSON (the `--json` file's content).
+    pub fn to_json(&self) -> crate::Result<String> {
+        serde_json::to_string_pretty(self)
+            .map_err(|e| crate::Error::Invalid(format!("serialising eval report: {e}")))
+    }
+
+    /// Write [`Self::to_json`] to `path` atomically.
+    pub fn write_json(&self, path: &std::path::Path) -> crate::Result<()> {
+        crate::util::write_atomic(path, self.to_json()?.as_bytes())
+    }
+}
+
+/// Serialise non-finite `f64` as JSON `null` and read `null` back as NaN.
+mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
