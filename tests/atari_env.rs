@@ -321,3 +321,61 @@ fn gymnasium_rs_code_runs_on_atari() {
     };
     assert_eq!(low.len(), 210 * 160 * 3);
 }
+
+#[test]
+fn observations_lie_in_their_space_and_render_shows_the_screen() {
+    for cfg in [
+        si(AtariPreset::V5),
+        si(AtariPreset::Paper),
+        AtariConfig {
+            grayscale_resize: Some([84, 84]),
+            frame_stack: Some(4),
+            episodic_life: Some(true),
+            fire_reset: Some(true),
+            reward_clip: Some(true),
+            ..AtariConfig::new("breakout", AtariPreset::V5)
+        },
+    ] {
+        let mut env = make_atari(&cfg).unwrap();
+        let space = env.observation_space().clone();
+        let (obs, info) = env.reset(Some(0), &OPTS).unwrap();
+        assert!(space.contains_obs(obs.view()));
+        assert!(info.lives.is_some() && info.frame_number.is_some());
+        for t in 0..300 {
+            let s = env.step(t % env.action_space().n().unwrap()).unwrap();
+            assert!(space.contains_obs(s.obs.view()), "{cfg:?}");
+            assert!(s.reward.is_finite());
+            if cfg.reward_clip == Some(true) {
+                assert!([-1.0, 0.0, 1.0].contains(&s.reward));
+            }
+            if s.terminated || s.truncated {
+                env.reset(None, &OPTS).unwrap();
+            }
+        }
+    }
+    // The raw v5 observation is the current screen.
+    let mut env = make_atari(&si(AtariPreset::V5)).unwrap();
+    env.reset(Some(0), &OPTS).unwrap();
+    let s = env.step(1).unwrap();
+    assert_eq!(env.render().unwrap(), s.obs);
+}
+
+#[test]
+fn sticky_probability_one_keeps_the_reset_noop() {
+    let opts = |p| AtariEnvOptions {
+        repeat_action_probability: p,
+        ..Default::default()
+    };
+    let mut always = AtariEnv::new("space_invaders", opts(1.0)).unwrap();
+    let mut noop = AtariEnv::new("space_invaders", opts(0.0)).unwrap();
+    always.reset(Some(4), &OPTS).unwrap();
+    noop.reset(Some(9), &OPTS).unwrap();
+    for t in 0..100 {
+        // Every new action is dropped, so the NOOP applied since the reset sticks.
+        assert_eq!(
+            always.step(1 + t % 5).unwrap(),
+            noop.step(0).unwrap(),
+            "step {t}"
+        );
+    }
+}

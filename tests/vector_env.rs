@@ -1,7 +1,8 @@
 //! Vector env: batched outputs equal stepping the envs one by one, `seed + i` seeding, exact
 //! NextStep/SameStep autoreset sequences, error propagation, concurrent ALE construction.
 
-use ndarray::{ArrayViewMut3, Axis};
+use ndarray::ArrayViewMut3;
+#[cfg(feature = "atari")]
 use silot::env::atari::{make_atari, AtariConfig, AtariEnv, AtariEnvOptions, AtariPreset};
 use silot::env::vector::{AutoresetMode, VectorEnv};
 use silot::env::{Env, Frame, Info, ResetOptions, Space, Transition};
@@ -215,10 +216,12 @@ fn worker_errors_and_panics_become_results() {
         .contains("env 3 cannot be built"));
 }
 
+#[cfg(feature = "atari")]
 fn sticky_si() -> AtariConfig {
     AtariConfig::new("space_invaders", AtariPreset::V5)
 }
 
+#[cfg(feature = "atari")]
 #[test]
 fn atari_batch_equals_envs_stepped_one_by_one() {
     let n = 4;
@@ -230,23 +233,31 @@ fn atari_batch_equals_envs_stepped_one_by_one() {
         let (obs, _) = e
             .reset(Some(100 + i as u64), &ResetOptions::default())
             .unwrap();
-        assert_eq!(v.obs().index_axis(Axis(0), i), obs);
+        assert_eq!(v.obs().index_axis(ndarray::Axis(0), i), obs);
     }
     for t in 0..60 {
         let actions: Vec<usize> = (0..n).map(|i| (t * 7 + i * 3) % 6).collect();
         let s = v.step(&actions).unwrap();
         for (i, e) in singles.iter_mut().enumerate() {
             let one = e.step(actions[i]).unwrap();
-            assert_eq!(s.obs.index_axis(Axis(0), i), one.obs, "env {i} step {t}");
+            assert_eq!(
+                s.obs.index_axis(ndarray::Axis(0), i),
+                one.obs,
+                "env {i} step {t}"
+            );
             assert_eq!(s.rewards[i], one.reward);
             assert_eq!(s.infos[i], one.info);
         }
     }
     // Sticky actions: different seeds gave different trajectories.
     let o = v.obs();
-    assert_ne!(o.index_axis(Axis(0), 0), o.index_axis(Axis(0), 1));
+    assert_ne!(
+        o.index_axis(ndarray::Axis(0), 0),
+        o.index_axis(ndarray::Axis(0), 1)
+    );
 }
 
+#[cfg(feature = "atari")]
 #[test]
 fn concurrent_construction_of_eight_ale_envs() {
     for round in 0..3 {
@@ -272,7 +283,10 @@ fn concurrent_construction_of_eight_ale_envs() {
         // Without sticky actions all 8 play identically.
         let o = v.obs();
         for i in 1..8 {
-            assert_eq!(o.index_axis(Axis(0), 0), o.index_axis(Axis(0), i));
+            assert_eq!(
+                o.index_axis(ndarray::Axis(0), 0),
+                o.index_axis(ndarray::Axis(0), i)
+            );
         }
     }
 }

@@ -1,4 +1,6 @@
 //! Bench modules, one per area.
 
+#[cfg(feature = "atari")]
+pub mod atari;
 pub mod conncomp;
 pub mod synthetic;

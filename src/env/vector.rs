@@ -2,16 +2,19 @@
 //! written straight into one contiguous `(N, H, W, C)` batch (Gymnasium's vector API, EnvPool's
 //! `seed + i` seeding).
 //!
-//! Threading: the envs are split into `n_threads` contiguous chunks. The calling thread steps
-//! chunk 0 itself; `n_threads - 1` persistent workers step the others. A call publishes its
-//! command by bumping an atomic epoch and waits on an atomic counter; both sides spin briefly,
-//! then yield, then park, so a step costs no thread spawn, no channel message and no allocation.
-//! Each worker writes only the batch rows and result slots of its own envs.
+//! Threading: `n_threads - 1` persistent workers plus the calling thread. A call publishes its
+//! command by starting a new epoch in one atomic "ticket" (epoch in the high 32 bits, next env
+//! index in the low 32); every thread then claims envs one at a time with `fetch_add` on the
+//! ticket and runs the command on each env it claimed, writing only that env's batch row and
+//! result slots. Dynamic claiming balances uneven env costs and keeps going at full speed when a
+//! worker is descheduled on a loaded machine (the caller simply takes its envs). Waiting threads
+//! spin briefly, then yield, then park: a step costs no thread spawn, no channel message and no
+//! allocation. Envs are built in parallel on `n_threads` threads.
 
 use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
 use std::time::{Duration, Instant};
 
@@ -57,7 +60,6 @@ const YIELD_FOR: Duration = Duration::from_micros(300);
 enum Cmd {
     Reset(Option<u64>),
     Step,
-    Shutdown,
 }
 
 /// A heap buffer whose elements are written through raw pointers by the worker that owns them.
@@ -139,98 +141,126 @@ impl Outputs {
     }
 }
 
+/// One sub-env and its autoreset flag.
+struct EnvSlot<E> {
+    env: E,
+    needs_autoreset: bool,
+}
+
+/// Mask of the env index in the ticket.
+const INDEX_MASK: u64 = 0xFFFF_FFFF;
+
 /// State shared by the caller and the workers.
 ///
-/// Protocol: the caller writes `cmd` and `out.actions`, resets `done`, then bumps `epoch`
-/// (Release). A worker that sees the new epoch (Acquire) runs `cmd` on its chunk, touching only
-/// its own envs' slots, then increments `done` (Release). The caller reads any slot only after
-/// `done` reached the number of workers (Acquire), and never while a command runs.
-struct Shared {
-    epoch: AtomicU64,
+/// Protocol: the caller writes `cmd` and `out.actions`, resets `done`, then stores a new epoch
+/// with index 0 into `ticket` (Release). Any thread claims env `i` by a `fetch_add` on `ticket`
+/// that returns index `i < n` (AcqRel); it alone touches env `i` and its slots until it
+/// increments `done` (Release). A claim succeeds only while the epoch's command is unfinished, so
+/// `cmd` is stable whenever it is read. The caller reads slots only after `done == n` (Acquire).
+struct Shared<E> {
+    ticket: AtomicU64,
     done: AtomicUsize,
-    n_workers: usize,
+    shutdown: AtomicBool,
+    n_envs: usize,
     cmd: UnsafeCell<Cmd>,
-    /// The thread waiting for the workers (the caller of the current command).
+    mode: AutoresetMode,
+    envs: Box<[UnsafeCell<EnvSlot<E>>]>,
+    /// The thread waiting for the command to finish (its caller).
     waiter: Mutex<Option<Thread>>,
     out: Outputs,
 }
 
-// SAFETY: see the protocol on `Shared`: every slot has one writer at a time, and hand-over
-// between caller and workers is ordered by the epoch/done atomics.
-unsafe impl Sync for Shared {}
-// SAFETY: the raw buffers own their data (Info, Error, Frame are Send).
-unsafe impl Send for Shared {}
+// SAFETY: see the protocol on `Shared`: each env and slot has one user at a time, hand-over is
+// ordered by the ticket/done atomics, and envs are `Send`.
+unsafe impl<E: Send> Sync for Shared<E> {}
+// SAFETY: the raw buffers own their data (Info, Error, Frame are Send), envs are `Send`.
+unsafe impl<E: Send> Send for Shared<E> {}
 
-/// The envs one thread steps: global indices `start..start + envs.len()`.
-struct Chunk<E> {
-    start: usize,
-    envs: Vec<E>,
-    needs_autoreset: Vec<bool>,
-    mode: AutoresetMode,
-}
-
-impl<E: Env> Chunk<E> {
-    fn run(&mut self, cmd: Cmd, out: &Outputs) {
-        for k in 0..self.envs.len() {
-            let i = self.start + k;
-            // SAFETY: this thread owns env i's slots for the duration of the command.
-            let result = catch_unwind(AssertUnwindSafe(|| unsafe { self.run_one(k, cmd, out) }))
+impl<E: Env> Shared<E> {
+    /// Claim and run envs of the current epoch until none is left; returns the last epoch seen.
+    fn work(&self) -> u64 {
+        loop {
+            let old = self.ticket.fetch_add(1, Ordering::AcqRel);
+            let (epoch, i) = (old >> 32, (old & INDEX_MASK) as usize);
+            if i >= self.n_envs {
+                return epoch;
+            }
+            // SAFETY: the successful claim makes this thread env i's only user until `done` is
+            // incremented, and keeps the caller from rewriting `cmd` meanwhile.
+            unsafe {
+                let cmd = *self.cmd.get();
+                let slot = &mut *self.envs[i].get();
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    run_one(slot, i, cmd, self.mode, &self.out)
+                }))
                 .unwrap_or_else(|payload| {
                     Err(Error::Invalid(format!(
                         "env {i} panicked: {}",
                         panic_message(payload.as_ref())
                     )))
                 });
-            if let Err(e) = result {
-                // SAFETY: as above.
-                unsafe { *out.errors.get_mut(i) = Some(e) };
+                if let Err(e) = result {
+                    *self.out.errors.get_mut(i) = Some(e);
+                }
+            }
+            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.n_envs {
+                let waiter = self.waiter.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(t) = waiter.as_ref() {
+                    t.unpark();
+                }
             }
         }
     }
+}
 
-    /// # Safety
-    /// The caller owns env `start + k`'s slots in `out`.
-    unsafe fn run_one(&mut self, k: usize, cmd: Cmd, out: &Outputs) -> Result<()> {
-        let i = self.start + k;
-        let env = &mut self.envs[k];
-        let opts = ResetOptions::default();
-        *out.final_obs.get_mut(i) = None;
-        *out.final_info.get_mut(i) = None;
-        let seed = match cmd {
-            Cmd::Reset(seed) => Some(seed.map(|s| s.wrapping_add(i as u64))),
-            Cmd::Step if self.needs_autoreset[k] => Some(None),
-            Cmd::Step => None,
-            Cmd::Shutdown => return Ok(()),
-        };
-        if let Some(seed) = seed {
-            // A reset: explicit, or NextStep's autoreset (the action is ignored).
-            *out.infos.get_mut(i) = env.reset_into(seed, &opts, out.obs_mut(i))?;
-            *out.rewards.get_mut(i) = 0.0;
-            *out.terminated.get_mut(i) = false;
-            *out.truncated.get_mut(i) = false;
-            self.needs_autoreset[k] = false;
-            return Ok(());
-        }
-        let action = *out.actions.get_mut(i);
-        let t = env.step_into(action, out.obs_mut(i))?;
-        let ended = t.terminated || t.truncated;
-        *out.rewards.get_mut(i) = t.reward;
-        *out.terminated.get_mut(i) = t.terminated;
-        *out.truncated.get_mut(i) = t.truncated;
-        match self.mode {
-            AutoresetMode::NextStep => {
-                *out.infos.get_mut(i) = t.info;
-                self.needs_autoreset[k] = ended;
-            }
-            AutoresetMode::SameStep if ended => {
-                *out.final_obs.get_mut(i) = Some(out.obs_mut(i).to_owned());
-                *out.final_info.get_mut(i) = Some(t.info);
-                *out.infos.get_mut(i) = env.reset_into(None, &opts, out.obs_mut(i))?;
-            }
-            AutoresetMode::SameStep => *out.infos.get_mut(i) = t.info,
-        }
-        Ok(())
+/// Run `cmd` on env `i`.
+///
+/// # Safety
+/// The caller has claimed env `i` (owns its slots in `out`).
+unsafe fn run_one<E: Env>(
+    slot: &mut EnvSlot<E>,
+    i: usize,
+    cmd: Cmd,
+    mode: AutoresetMode,
+    out: &Outputs,
+) -> Result<()> {
+    let env = &mut slot.env;
+    let opts = ResetOptions::default();
+    *out.final_obs.get_mut(i) = None;
+    *out.final_info.get_mut(i) = None;
+    let seed = match cmd {
+        Cmd::Reset(seed) => Some(seed.map(|s| s.wrapping_add(i as u64))),
+        Cmd::Step if slot.needs_autoreset => Some(None),
+        Cmd::Step => None,
+    };
+    if let Some(seed) = seed {
+        // A reset: explicit, or NextStep's autoreset (the action is ignored).
+        *out.infos.get_mut(i) = env.reset_into(seed, &opts, out.obs_mut(i))?;
+        *out.rewards.get_mut(i) = 0.0;
+        *out.terminated.get_mut(i) = false;
+        *out.truncated.get_mut(i) = false;
+        slot.needs_autoreset = false;
+        return Ok(());
     }
+    let action = *out.actions.get_mut(i);
+    let t = env.step_into(action, out.obs_mut(i))?;
+    let ended = t.terminated || t.truncated;
+    *out.rewards.get_mut(i) = t.reward;
+    *out.terminated.get_mut(i) = t.terminated;
+    *out.truncated.get_mut(i) = t.truncated;
+    match mode {
+        AutoresetMode::NextStep => {
+            *out.infos.get_mut(i) = t.info;
+            slot.needs_autoreset = ended;
+        }
+        AutoresetMode::SameStep if ended => {
+            *out.final_obs.get_mut(i) = Some(out.obs_mut(i).to_owned());
+            *out.final_info.get_mut(i) = Some(t.info);
+            *out.infos.get_mut(i) = env.reset_into(None, &opts, out.obs_mut(i))?;
+        }
+        AutoresetMode::SameStep => *out.infos.get_mut(i) = t.info,
+    }
+    Ok(())
 }
 
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
@@ -269,24 +299,17 @@ fn wait_until(ready: impl Fn() -> bool) {
     }
 }
 
-fn worker_loop<E: Env>(shared: Arc<Shared>, mut chunk: Chunk<E>) {
+fn worker_loop<E: Env>(shared: Arc<Shared<E>>) {
     let mut seen = 0u64;
     loop {
-        wait_until(|| shared.epoch.load(Ordering::Acquire) != seen);
-        seen = shared.epoch.load(Ordering::Acquire);
-        // SAFETY: the caller wrote `cmd` before bumping the epoch and does not touch it until
-        // every worker is done.
-        let cmd = unsafe { *shared.cmd.get() };
-        if let Cmd::Shutdown = cmd {
+        wait_until(|| {
+            shared.ticket.load(Ordering::Acquire) >> 32 != seen
+                || shared.shutdown.load(Ordering::Acquire)
+        });
+        if shared.shutdown.load(Ordering::Acquire) {
             return;
         }
-        chunk.run(cmd, &shared.out);
-        if shared.done.fetch_add(1, Ordering::AcqRel) + 1 == shared.n_workers {
-            let waiter = shared.waiter.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(t) = waiter.as_ref() {
-                t.unpark();
-            }
-        }
+        seen = shared.work();
     }
 }
 
@@ -304,18 +327,34 @@ pub struct VectorEnv<E: Env + 'static = Box<dyn Env>> {
     n_envs: usize,
     obs_space: Space,
     action_space: Space,
-    shared: Arc<Shared>,
-    local: Chunk<E>,
+    shared: Arc<Shared<E>>,
     workers: Vec<(Thread, JoinHandle<()>)>,
 }
 
+/// Build envs `range` with `make_fn`, turning a panic into an error.
+fn build_range<E, F>(make_fn: &F, range: std::ops::Range<usize>) -> Result<Vec<E>>
+where
+    F: Fn(usize) -> Result<E>,
+{
+    range
+        .map(|i| {
+            catch_unwind(AssertUnwindSafe(|| make_fn(i))).unwrap_or_else(|payload| {
+                Err(Error::Invalid(format!(
+                    "VectorEnv: building env {i} panicked: {}",
+                    panic_message(payload.as_ref())
+                )))
+            })
+        })
+        .collect()
+}
+
 impl<E: Env + 'static> VectorEnv<E> {
-    /// Build `n_envs` envs with `make_fn(i)` on `n_threads` threads (the caller counts as one;
-    /// at most one thread per env), with [`AutoresetMode::NextStep`]. Each env is constructed on
-    /// the thread that will step it. All envs must have the same spaces.
+    /// Build `n_envs` envs with `make_fn(i)` in parallel on `n_threads` threads, and step them
+    /// on `n_threads` threads (the caller counts as one; at most one thread per env), with
+    /// [`AutoresetMode::NextStep`]. All envs must have the same spaces.
     pub fn new<F>(make_fn: F, n_envs: usize, n_threads: usize) -> Result<Self>
     where
-        F: Fn(usize) -> Result<E> + Send + Sync + 'static,
+        F: Fn(usize) -> Result<E> + Sync,
     {
         Self::with_autoreset(make_fn, n_envs, n_threads, AutoresetMode::NextStep)
     }
@@ -328,133 +367,104 @@ impl<E: Env + 'static> VectorEnv<E> {
         mode: AutoresetMode,
     ) -> Result<Self>
     where
-        F: Fn(usize) -> Result<E> + Send + Sync + 'static,
+        F: Fn(usize) -> Result<E> + Sync,
     {
-        if n_envs == 0 || n_threads == 0 {
+        if n_envs == 0 || n_threads == 0 || n_envs > INDEX_MASK as usize {
             return Err(Error::Invalid(format!(
-                "VectorEnv needs n_envs >= 1 and n_threads >= 1, got {n_envs} and {n_threads}"
+                "VectorEnv needs 1 <= n_envs < 2^32 and n_threads >= 1, got {n_envs} and \
+                 {n_threads}"
             )));
         }
         let n_threads = n_threads.min(n_envs);
         let bounds: Vec<usize> = (0..=n_threads).map(|t| t * n_envs / n_threads).collect();
-        let make_fn = Arc::new(make_fn);
-        let build = move |range: std::ops::Range<usize>| -> Result<Chunk<E>> {
-            let start = range.start;
-            let envs = range.map(|i| make_fn(i)).collect::<Result<Vec<E>>>()?;
-            Ok(Chunk {
-                start,
-                needs_autoreset: vec![false; envs.len()],
-                envs,
-                mode,
-            })
-        };
-        let build = Arc::new(build);
-        // Workers build their chunks on their own threads, then wait for `Shared`.
-        let mut pending = Vec::new();
-        for t in 1..n_threads {
-            let (chunk_tx, chunk_rx) = mpsc::channel::<Result<[Space; 2]>>();
-            let (shared_tx, shared_rx) = mpsc::channel::<Option<Arc<Shared>>>();
-            let build = Arc::clone(&build);
-            let range = bounds[t]..bounds[t + 1];
-            let handle = thread::Builder::new()
-                .name(format!("silot-venv-{t}"))
-                .spawn(move || {
-                    let chunk = match build(range) {
-                        Ok(chunk) => {
-                            let env = &chunk.envs[0];
-                            let spaces =
-                                [env.observation_space().clone(), env.action_space().clone()];
-                            let _ = chunk_tx.send(Ok(spaces));
-                            chunk
-                        }
-                        Err(e) => {
-                            let _ = chunk_tx.send(Err(e));
-                            return;
-                        }
-                    };
-                    if let Ok(Some(shared)) = shared_rx.recv() {
-                        worker_loop(shared, chunk);
-                    }
+        let chunks: Vec<Result<Vec<E>>> = thread::scope(|scope| {
+            let handles: Vec<_> = (1..n_threads)
+                .map(|t| {
+                    let (make_fn, range) = (&make_fn, bounds[t]..bounds[t + 1]);
+                    scope.spawn(move || build_range(make_fn, range))
                 })
-                .map_err(|e| Error::Invalid(format!("VectorEnv: cannot spawn a thread: {e}")))?;
-            pending.push((chunk_rx, shared_tx, handle, bounds[t]));
+                .collect();
+            let mut chunks = vec![build_range(&make_fn, 0..bounds[1])];
+            chunks.extend(handles.into_iter().map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Error::Invalid(
+                        "VectorEnv: a builder thread panicked".into(),
+                    ))
+                })
+            }));
+            chunks
+        });
+        let mut envs = Vec::with_capacity(n_envs);
+        for chunk in chunks {
+            envs.extend(chunk?);
         }
-        let local = build(0..bounds[1]);
-        let mut first_err: Option<Error> = None;
-        let mut spaces = Vec::new();
-        for (rx, _, _, start) in &pending {
-            match rx.recv() {
-                Ok(Ok(s)) => spaces.push((s, *start)),
-                Ok(Err(e)) => first_err = first_err.or(Some(e)),
-                Err(_) => {
-                    first_err = first_err.or(Some(Error::Invalid(format!(
-                        "VectorEnv: the worker building env {start} panicked"
-                    ))))
-                }
-            }
-        }
-        let local = match (local, first_err) {
-            (Ok(local), None) => local,
-            (local, err) => {
-                for (_, tx, handle, _) in pending {
-                    let _ = tx.send(None);
-                    let _ = handle.join();
-                }
-                return Err(match (local, err) {
-                    (Err(e), _) => e,
-                    (_, Some(e)) => e,
-                    (Ok(_), None) => unreachable!("handled above"),
-                });
-            }
-        };
-        let obs_space = local.envs[0].observation_space().clone();
-        let action_space = local.envs[0].action_space().clone();
-        let mismatch = local
-            .envs
+        let obs_space = envs[0].observation_space().clone();
+        let action_space = envs[0].action_space().clone();
+        if let Some((i, e)) = envs
             .iter()
             .enumerate()
-            .map(|(k, e)| ([e.observation_space().clone(), e.action_space().clone()], k))
-            .chain(spaces)
-            .find(|([o, a], _)| *o != obs_space || *a != action_space);
-        let obs_shape = obs_space.shape();
-        let problem = match (mismatch, obs_shape) {
-            (Some(([o, a], i)), _) => Some(format!(
-                "env {i} has spaces {o:?} / {a:?}, env 0 has {obs_space:?} / {action_space:?}; \
-                 all sub-envs must share their spaces"
-            )),
-            (None, None) => Some(format!(
-                "observation space {obs_space:?} is not an image box"
-            )),
-            (None, Some(_)) => None,
-        };
-        if let Some(msg) = problem {
-            for (_, tx, handle, _) in pending {
-                let _ = tx.send(None);
-                let _ = handle.join();
-            }
-            return Err(Error::Invalid(format!("VectorEnv: {msg}")));
+            .find(|(_, e)| *e.observation_space() != obs_space || *e.action_space() != action_space)
+        {
+            return Err(Error::Invalid(format!(
+                "VectorEnv: env {i} has spaces {:?} / {:?}, env 0 has {obs_space:?} / \
+                 {action_space:?}; all sub-envs must share their spaces",
+                e.observation_space(),
+                e.action_space()
+            )));
         }
+        let obs_shape = obs_space.shape().ok_or_else(|| {
+            Error::Invalid(format!(
+                "VectorEnv: observation space {obs_space:?} is not an image box"
+            ))
+        })?;
         let shared = Arc::new(Shared {
-            epoch: AtomicU64::new(0),
+            // Epoch 0 is already exhausted: workers wait for epoch 1.
+            ticket: AtomicU64::new(n_envs as u64),
             done: AtomicUsize::new(0),
-            n_workers: pending.len(),
+            shutdown: AtomicBool::new(false),
+            n_envs,
             cmd: UnsafeCell::new(Cmd::Step),
+            mode,
+            envs: envs
+                .into_iter()
+                .map(|env| {
+                    UnsafeCell::new(EnvSlot {
+                        env,
+                        needs_autoreset: false,
+                    })
+                })
+                .collect(),
             waiter: Mutex::new(None),
-            out: Outputs::new(n_envs, obs_shape.expect("checked above")),
+            out: Outputs::new(n_envs, obs_shape),
         });
-        let workers = pending
-            .into_iter()
-            .map(|(_, tx, handle, _)| {
-                let _ = tx.send(Some(Arc::clone(&shared)));
-                (handle.thread().clone(), handle)
-            })
-            .collect();
+        let mut workers = Vec::new();
+        for t in 1..n_threads {
+            let worker_shared = Arc::clone(&shared);
+            let spawned = thread::Builder::new()
+                .name(format!("silot-venv-{t}"))
+                .spawn(move || worker_loop(worker_shared));
+            match spawned {
+                Ok(handle) => workers.push((handle.thread().clone(), handle)),
+                Err(e) => {
+                    let venv = VectorEnv {
+                        n_envs,
+                        obs_space,
+                        action_space,
+                        shared,
+                        workers,
+                    };
+                    drop(venv);
+                    return Err(Error::Invalid(format!(
+                        "VectorEnv: cannot spawn a worker thread: {e}"
+                    )));
+                }
+            }
+        }
         Ok(VectorEnv {
             n_envs,
             obs_space,
             action_space,
             shared,
-            local,
             workers,
         })
     }
@@ -482,8 +492,8 @@ impl<E: Env + 'static> VectorEnv<E> {
     /// Run `cmd` on every env and return the first sub-env error, if any.
     fn dispatch(&mut self, cmd: Cmd) -> Result<()> {
         let shared = &*self.shared;
-        // SAFETY: no worker runs a command now (the previous one completed), so the caller has
-        // exclusive access to `cmd`.
+        // SAFETY: the previous command finished (done == n), so no claim can succeed and no
+        // thread reads `cmd` now.
         unsafe { *shared.cmd.get() = cmd };
         shared.done.store(0, Ordering::Relaxed);
         {
@@ -493,14 +503,15 @@ impl<E: Env + 'static> VectorEnv<E> {
                 *waiter = Some(me);
             }
         }
-        shared.epoch.fetch_add(1, Ordering::Release);
+        let epoch = (shared.ticket.load(Ordering::Relaxed) >> 32) + 1;
+        shared.ticket.store(epoch << 32, Ordering::Release);
         for (t, _) in &self.workers {
             t.unpark();
         }
-        self.local.run(cmd, &shared.out);
-        wait_until(|| shared.done.load(Ordering::Acquire) == shared.n_workers);
+        shared.work();
+        wait_until(|| shared.done.load(Ordering::Acquire) == shared.n_envs);
         for i in 0..self.n_envs {
-            // SAFETY: all workers are done; the caller has exclusive access.
+            // SAFETY: all envs are done; the caller has exclusive access.
             if let Some(source) = unsafe { shared.out.errors.get_mut(i) }.take() {
                 for j in i + 1..self.n_envs {
                     unsafe { *shared.out.errors.get_mut(j) = None };
@@ -598,9 +609,7 @@ impl<E: Env + 'static> VectorEnv<E> {
 
 impl<E: Env + 'static> Drop for VectorEnv<E> {
     fn drop(&mut self) {
-        // SAFETY: no command runs; workers only read `cmd` after the epoch bump below.
-        unsafe { *self.shared.cmd.get() = Cmd::Shutdown };
-        self.shared.epoch.fetch_add(1, Ordering::Release);
+        self.shared.shutdown.store(true, Ordering::Release);
         for (t, handle) in self.workers.drain(..) {
             t.unpark();
             let _ = handle.join();
@@ -626,14 +635,14 @@ mod tests {
     #[test]
     fn batch_matches_single_envs_for_any_thread_count() {
         for threads in [1, 2, 3, 5] {
-            let mut v = fakes(5, threads, 100, AutoresetMode::NextStep);
+            let mut v = fakes(5, threads, 1000, AutoresetMode::NextStep);
             v.reset(Some(10)).unwrap();
-            let mut singles: Vec<Fake> = (0..5).map(|i| Fake::new(2, 3, 1, 100 + i)).collect();
+            let mut singles: Vec<Fake> = (0..5).map(|i| Fake::new(2, 3, 1, 1000 + i)).collect();
             for (i, e) in singles.iter_mut().enumerate() {
                 e.reset(Some(10 + i as u64), &ResetOptions::default())
                     .unwrap();
             }
-            for step in 0..7 {
+            for step in 0..500 {
                 let actions: Vec<usize> = (0..5).map(|i| (i + step) % 4).collect();
                 let out = v.step(&actions).unwrap();
                 for (i, e) in singles.iter_mut().enumerate() {

@@ -11,10 +11,11 @@ pub mod roms;
 
 pub use config::{AtariConfig, AtariPreset, AtariSettings};
 
-use ::ale::BundledRom;
 use ndarray::ArrayViewMut3;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
-use self::ale::{Ale, AleSettings};
+use self::ale::{Ale, AleSettings, SystemState};
 use super::wrappers::{
     self, check_obs_shape, sub_seed, Crop, EpisodicLife, FireReset, FrameStack, MaxAndSkip,
     NoopReset, ResizeGrayscale, ResizeMethod, RewardClip,
@@ -44,8 +45,12 @@ pub const ACTION_MEANINGS: [&str; 18] = [
     "DOWNLEFTFIRE",
 ];
 
-/// Salt that separates the ALE seed from the seeds of wrappers' RNGs.
-const ALE_SEED_SALT: u64 = 0xA1E5_EED0;
+/// Salt that separates the sticky-action RNG's seed from the seeds of wrappers' RNGs.
+const STICKY_SEED_SALT: u64 = 0xA1E5_EED0;
+/// ALE's own RNG seed. ALE's RNG only randomises the console's RAM and RIOT timer at power-on
+/// and reset; every seeded reset restores the emulator (RNG included) to its state right after
+/// loading, so episodes depend only on the user's seed.
+const ALE_SEED: i32 = 1;
 
 /// Settings of the raw game env (the part of [`AtariSettings`] the emulator loop handles).
 #[derive(Debug, Clone, PartialEq)]
@@ -74,19 +79,30 @@ impl Default for AtariEnvOptions {
 
 /// One Atari game as a Gymnasium-style env (ale-py's `AtariEnv` semantics).
 ///
-/// - `reset(Some(seed))` re-loads the ROM with an ALE seed derived from `seed` (ALE can only be
-///   seeded at ROM load, as ale-py does in `seed_game` + `load_game`), then resets the game;
-///   `reset(None)` just resets the game and keeps the RNG stream. Before any seeded reset the
-///   emulator is seeded from OS entropy, as Gymnasium does.
+/// - Sticky actions follow ALE's rule exactly: on every emulator frame, with probability
+///   `repeat_action_probability` the previously applied action is applied again instead of the
+///   new one (the previous action is NOOP after a reset). The draw comes from our own ChaCha RNG
+///   rather than ALE's, because ALE's RNG can only be reseeded by re-loading the ROM, which costs
+///   ~140 ms (ALE 0.6 rebuilds a 64k-entry colour-averaging palette on every load).
+/// - `reset(Some(seed))` restores the emulator (ALE's RNG included) to its state right after the
+///   ROM was loaded and reseeds the sticky-action RNG from `seed`, so it behaves like ale-py's
+///   `seed_game` + `load_game`; then it resets the game. `reset(None)` just resets the game and
+///   continues both RNG streams. Before any seeded reset the sticky RNG is seeded from OS
+///   entropy, as Gymnasium does.
 /// - `step` repeats the action for `frameskip` emulator frames (stopping early at game over or
 ///   truncation), sums rewards and returns the last frame. `terminated` = game over,
 ///   `truncated` = the episode reached `max_episode_frames` emulator frames.
-/// - `info.frame_number` counts agent frames since the ROM was last loaded (a seeded reset
-///   reloads it), as ale-py reports.
+/// - `info.frame_number` counts agent frames since the ROM was loaded or the last seeded reset,
+///   as ale-py reports after its re-load.
 pub struct AtariEnv {
     id: String,
-    rom: BundledRom,
     ale: Ale,
+    /// The emulator right after loading, restored by seeded resets.
+    initial: SystemState,
+    /// Sticky-action RNG.
+    rng: ChaCha8Rng,
+    /// ALE code of the action applied on the last emulator frame.
+    applied: i32,
     opts: AtariEnvOptions,
     /// ALE action code of each action index.
     actions: Vec<i32>,
@@ -114,10 +130,11 @@ impl AtariEnv {
             )));
         }
         let settings = AleSettings {
-            seed: ale_seed(rand::random()),
-            repeat_action_probability: p,
+            seed: ALE_SEED,
+            repeat_action_probability: 0.0,
         };
-        let ale = Ale::new(&rom, settings)?;
+        let mut ale = Ale::new(&rom, settings)?;
+        let initial = ale.clone_system_state()?;
         let actions = if opts.full_action_space {
             ale.legal_action_set().to_vec()
         } else {
@@ -128,8 +145,10 @@ impl AtariEnv {
             obs_space: Space::rgb(ale.height(), ale.width()),
             action_space: Space::Discrete { n: actions.len() },
             scratch: vec![0; ale.rgb_len()],
-            rom,
             ale,
+            initial,
+            rng: ChaCha8Rng::from_entropy(),
+            applied: 0,
             opts,
             actions,
             needs_reset: true,
@@ -183,11 +202,6 @@ impl AtariEnv {
     }
 }
 
-/// ALE seed in `1..=i32::MAX` derived from a user seed.
-fn ale_seed(seed: u64) -> i32 {
-    (sub_seed(seed, ALE_SEED_SALT) % i32::MAX as u64) as i32 + 1
-}
-
 impl Env for AtariEnv {
     fn id(&self) -> &str {
         &self.id
@@ -209,13 +223,11 @@ impl Env for AtariEnv {
     ) -> Result<Info> {
         check_obs_shape(&self.id, &self.obs_space, &obs)?;
         if let Some(seed) = seed {
-            let settings = AleSettings {
-                seed: ale_seed(seed),
-                repeat_action_probability: self.opts.repeat_action_probability,
-            };
-            self.ale.reload(&self.rom, settings)?;
+            self.ale.restore_system_state(&self.initial);
+            self.rng = ChaCha8Rng::seed_from_u64(sub_seed(seed, STICKY_SEED_SALT));
         }
         self.ale.reset_game();
+        self.applied = 0;
         self.needs_reset = false;
         self.write_screen(obs)?;
         Ok(self.info())
@@ -237,8 +249,12 @@ impl Env for AtariEnv {
         let mut reward = 0i64;
         let mut terminated = false;
         let mut truncated = false;
+        let p = self.opts.repeat_action_probability as f64;
         for _ in 0..self.opts.frameskip {
-            reward += self.ale.act(code) as i64;
+            if p == 0.0 || self.rng.gen::<f64>() >= p {
+                self.applied = code;
+            }
+            reward += self.ale.act(self.applied) as i64;
             terminated = self.ale.game_over();
             truncated = !terminated && self.truncated();
             if terminated || truncated {
@@ -319,18 +335,4 @@ pub fn make_atari_from_settings(s: &AtariSettings) -> Result<Box<dyn Env>> {
         env = Box::new(FrameStack::new(env, s.frame_stack)?);
     }
     Ok(env)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ale_seed_in_range_and_spread() {
-        for s in [0u64, 1, 2, u64::MAX, 12345] {
-            let a = ale_seed(s);
-            assert!(a >= 1);
-        }
-        assert_ne!(ale_seed(0), ale_seed(1));
-    }
 }
