@@ -8,6 +8,8 @@
 
 pub mod env;
 pub mod error;
+pub mod nn;
+pub mod rng;
 pub mod util;
 
 pub use error::{Error, Result};
