@@ -4,8 +4,10 @@
 //! attention kernel.
 
 pub mod backbone;
+mod cpu;
 pub mod conv;
 pub mod dist;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
+pub mod sampler;
