@@ -10,4 +10,5 @@ pub mod dist;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
+pub mod render;
 pub mod sampler;
