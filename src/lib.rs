@@ -9,7 +9,10 @@
 pub mod env;
 pub mod error;
 pub mod nn;
+pub mod model;
 pub mod rng;
+pub mod train;
 pub mod util;
 
 pub use error::{Error, Result};
+

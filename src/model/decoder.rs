@@ -1,0 +1,112 @@
+//! Rendering (paper §3.6; reference §2.8): the sprite decoder `r_obj` maps each selected object's
+//! `what` to an `h_o×w_o` RGBA sprite; sprites are placed at their boxes and composited by
+//! [`crate::nn::render::render_sprites`].
+//!
+//! Colour `β = σ(clip10(σ^β·L_rgb + μ^β))`, transparency `ξ = σ(clip10(σ^ξ·L_α + μ^ξ))`,
+//! `α = ξ·pres`, importance `max(α·z/λ, 0.01)` (the code's linear importance; the paper's softmax
+//! `exp(γ/λ)` compositing is available as `render = { mode = "softmax" }`, in which case the
+//! renderer receives `α·z` and applies its own temperature).
+
+use candle_core::{Module, Result, Tensor, D};
+use candle_nn::VarBuilder;
+
+use super::config::{ModelConfig, RenderModeConfig};
+use super::latent::sigmoid10;
+use super::objects::Objects;
+use crate::nn::mlp::Mlp;
+use crate::nn::render::{render_sprites, RenderMode};
+
+/// The sprite decoder and compositing settings.
+#[derive(Debug, Clone)]
+pub struct SpriteDecoder {
+    mlp: Mlp,
+    cfg: ModelConfig,
+}
+
+/// Sprites of a set of objects.
+#[derive(Debug, Clone)]
+pub struct Sprites {
+    /// `(B, K, 3, h_o, w_o)` colour β.
+    pub colour: Tensor,
+    /// `(B, K, 1, h_o, w_o)` α = ξ·pres.
+    pub alpha: Tensor,
+    /// `(B, K, 1, h_o, w_o)` importance.
+    pub importance: Tensor,
+}
+
+impl SpriteDecoder {
+    /// `r_obj = MLP(sprite_decoder) : A → h_o·w_o·4`.
+    pub fn new(vb: VarBuilder, cfg: &ModelConfig) -> Result<Self> {
+        let [oh, ow] = cfg.object_size;
+        Ok(Self {
+            mlp: Mlp::new(vb, cfg.n_what, &cfg.sprite_decoder, oh * ow * 4)?,
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// Decode sprites for `objects` `(B, K, ...)`.
+    pub fn sprites(&self, objects: &Objects) -> Result<Sprites> {
+        let (b, k) = objects.dims()?;
+        let [oh, ow] = self.cfg.object_size;
+        let c = &self.cfg;
+        let raw = self
+            .mlp
+            .forward(&objects.what)?
+            .reshape((b, k, oh, ow, 4))?
+            .permute((0, 1, 4, 2, 3))?; // (B, K, 4, oh, ow) R, G, B, α
+        let colour = sigmoid10(
+            &raw.narrow(2, 0, 3)?
+                .affine(c.colour_logit_scale, c.colour_logit_bias)?,
+        )?;
+        let xi = sigmoid10(
+            &raw.narrow(2, 3, 1)?
+                .affine(c.alpha_logit_scale, c.alpha_logit_bias)?,
+        )?;
+        let alpha = xi.broadcast_mul(&objects.pres.reshape((b, k, 1, 1, 1))?)?;
+        let az = alpha.broadcast_mul(&objects.depth.reshape((b, k, 1, 1, 1))?)?;
+        let importance = match c.render {
+            RenderModeConfig::Code => az.affine(1.0 / c.importance_temp, 0.0)?.maximum(0.01)?,
+            RenderModeConfig::Softmax { .. } => az,
+        };
+        Ok(Sprites {
+            colour: colour.contiguous()?,
+            alpha: alpha.contiguous()?,
+            importance: importance.contiguous()?,
+        })
+    }
+
+    /// Render `objects` over `background` `(B, 3, H, W)` → `(B, 3, H, W)`.
+    pub fn render(&self, objects: &Objects, background: &Tensor) -> Result<Tensor> {
+        let _span = tracing::trace_span!("render").entered();
+        let (_, _, h, w) = background.dims4()?;
+        let sp = self.sprites(objects)?;
+        let c = &self.cfg;
+        // (top, left, height, width) image-normalised.
+        let size = objects.size()?;
+        let centre = objects.centre()?;
+        let scale = Tensor::new(
+            &[
+                (c.anchor[0] / h as f64) as f32,
+                (c.anchor[1] / w as f64) as f32,
+            ],
+            background.device(),
+        )?
+        .to_dtype(background.dtype())?;
+        let size_n = size.broadcast_mul(&scale)?;
+        let top_left = (centre.broadcast_mul(&scale)? - size_n.affine(0.5, 0.0)?)?;
+        let boxes = Tensor::cat(&[&top_left, &size_n], D::Minus1)?.contiguous()?;
+        let mode = match c.render {
+            RenderModeConfig::Code => RenderMode::Code,
+            RenderModeConfig::Softmax { temperature } => RenderMode::Softmax { temperature },
+        };
+        render_sprites(
+            &sp.colour,
+            &sp.alpha,
+            &sp.importance,
+            &boxes,
+            (h, w),
+            background,
+            mode,
+        )
+    }
+}
