@@ -127,3 +127,156 @@ impl PropagationAttention {
         o + r.broadcast_mul(&g.unsqueeze(D::Minus1)?)?.sum(2)?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{seeded_var_builder, SeededRng};
+    use candle_core::{DType, Device, Var};
+    use candle_nn::VarMap;
+
+    fn randn(rng: &mut SeededRng, shape: &[usize], scale: f64) -> Tensor {
+        rng.normal(shape, &Device::Cpu)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap()
+            .affine(scale, 0.0)
+            .unwrap()
+    }
+
+    /// Central finite differences of `f` wrt every element of `x` vs autograd.
+    fn grad_check(x: &Var, f: &dyn Fn(&Tensor) -> Tensor) {
+        let g = f(x.as_tensor()).backward().unwrap();
+        let analytic: Vec<f64> = g
+            .get(x.as_tensor())
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let x0: Vec<f64> = x.as_tensor().flatten_all().unwrap().to_vec1().unwrap();
+        let eps = 1e-6;
+        let mut worst = 0f64;
+        for i in 0..x0.len() {
+            let eval = |d: f64| {
+                let mut v = x0.clone();
+                v[i] += d;
+                let t = Tensor::from_vec(v, x.as_tensor().shape(), &Device::Cpu).unwrap();
+                f(&t).to_scalar::<f64>().unwrap()
+            };
+            let num = (eval(eps) - eval(-eps)) / (2.0 * eps);
+            let err = (num - analytic[i]).abs() / (1e-6 + num.abs().max(analytic[i].abs()));
+            worst = worst.max(err);
+            assert!(
+                err < 1e-5,
+                "element {i}: numeric {num} vs autograd {}",
+                analytic[i]
+            );
+        }
+        assert!(analytic.iter().any(|v| *v != 0.0), "all-zero gradient");
+        assert!(worst < 1e-5);
+    }
+
+    #[test]
+    fn discovery_attention_gradients_and_shape() {
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let vb = seeded_var_builder(&vm, 1, DType::F64, &dev);
+        let att = DiscoveryAttention::new(vb, 5, &[6], 3, 0.3).unwrap();
+        let mut rng = SeededRng::new(2);
+        let feats = Var::from_tensor(&randn(&mut rng, &[2, 3, 5], 1.0)).unwrap();
+        let pos = Var::from_tensor(&randn(&mut rng, &[2, 3, 2], 0.3)).unwrap();
+        let cells = randn(&mut rng, &[2, 4, 2], 0.3);
+        let w = randn(&mut rng, &[2, 4, 3], 1.0);
+        let out = att
+            .forward(feats.as_tensor(), pos.as_tensor(), &cells)
+            .unwrap();
+        assert_eq!(out.dims(), &[2, 4, 3]);
+        let p = pos.as_tensor().clone();
+        grad_check(&feats, &|f| {
+            att.forward(f, &p, &cells)
+                .unwrap()
+                .mul(&w)
+                .unwrap()
+                .sum_all()
+                .unwrap()
+        });
+        let fe = feats.as_tensor().clone();
+        grad_check(&pos, &|p| {
+            att.forward(&fe, p, &cells)
+                .unwrap()
+                .mul(&w)
+                .unwrap()
+                .sum_all()
+                .unwrap()
+        });
+    }
+
+    #[test]
+    fn propagation_attention_gradients_and_independence() {
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let vb = seeded_var_builder(&vm, 3, DType::F64, &dev);
+        let att = PropagationAttention::new(vb, 5, &[6], 4, 0.4, false).unwrap();
+        let mut rng = SeededRng::new(4);
+        let feats = Var::from_tensor(&randn(&mut rng, &[2, 3, 5], 1.0)).unwrap();
+        let pos = Var::from_tensor(&randn(&mut rng, &[2, 3, 2], 0.3)).unwrap();
+        let w = randn(&mut rng, &[2, 3, 4], 1.0);
+        let p = pos.as_tensor().clone();
+        grad_check(&feats, &|f| {
+            att.forward(f, &p)
+                .unwrap()
+                .mul(&w)
+                .unwrap()
+                .sum_all()
+                .unwrap()
+        });
+        let fe = feats.as_tensor().clone();
+        grad_check(&pos, &|p| {
+            att.forward(&fe, p)
+                .unwrap()
+                .mul(&w)
+                .unwrap()
+                .sum_all()
+                .unwrap()
+        });
+        // The independent form ignores other objects: changing object 1 leaves object 0 alone.
+        let vm = VarMap::new();
+        let ind = PropagationAttention::new(
+            seeded_var_builder(&vm, 3, DType::F64, &dev),
+            5,
+            &[6],
+            4,
+            0.4,
+            true,
+        )
+        .unwrap();
+        let a = ind.forward(feats.as_tensor(), pos.as_tensor()).unwrap();
+        let f2 = feats
+            .as_tensor()
+            .slice_assign(&[0..2, 1..2, 0..5], &randn(&mut rng, &[2, 1, 5], 1.0))
+            .unwrap();
+        let b = ind.forward(&f2, pos.as_tensor()).unwrap();
+        let d0: f64 = (a.narrow(1, 0, 1).unwrap() - b.narrow(1, 0, 1).unwrap())
+            .unwrap()
+            .abs()
+            .unwrap()
+            .sum_all()
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert_eq!(d0, 0.0);
+        // The attention form does depend on neighbours (they are within a few kernel widths).
+        let c = att.forward(&f2, pos.as_tensor()).unwrap();
+        let a2 = att.forward(feats.as_tensor(), pos.as_tensor()).unwrap();
+        let d1: f64 = (a2.narrow(1, 0, 1).unwrap() - c.narrow(1, 0, 1).unwrap())
+            .unwrap()
+            .abs()
+            .unwrap()
+            .sum_all()
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert!(d1 > 0.0);
+    }
+}

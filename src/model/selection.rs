@@ -154,3 +154,34 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod select_tests {
+    use super::*;
+    use candle_core::{Device, Tensor};
+
+    #[test]
+    fn select_gathers_values_and_assigns_fresh_ids() {
+        let dev = Device::Cpu;
+        let mut prop = Objects::null(2, 2, 3, 2, &dev).unwrap();
+        prop.ids = vec![7, 8, 3, 4];
+        prop.pres = Tensor::new(&[[[0.9f32], [0.1]], [[0.2], [0.3]]], &dev).unwrap();
+        let mut disc = Objects::null(2, 3, 3, 2, &dev).unwrap();
+        disc.pres = Tensor::new(&[[[0.5f32], [0.0], [0.2]], [[0.8], [0.9], [0.1]]], &dev).unwrap();
+        disc.what = Tensor::arange(0f32, 18., &dev)
+            .unwrap()
+            .reshape((2, 3, 3))
+            .unwrap();
+        let mut next = vec![9, 5];
+        let sel = select(&prop, &disc, &mut next).unwrap();
+        // Stream 0: top-2 = prop 0 (0.9), disc 0 (0.5) → slot 1 new. Stream 1: disc 1, disc 0.
+        assert_eq!(sel.is_new, vec![false, true, true, true]);
+        assert_eq!(sel.ids, vec![7, 9, 5, 6]);
+        assert_eq!(next, vec![10, 7]);
+        let p: Vec<f32> = sel.pres.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(p, vec![0.9, 0.5, 0.8, 0.9]);
+        let w: Vec<f32> = sel.what.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(&w[3..6], &[0.0, 1.0, 2.0]);
+        assert_eq!(&w[6..], &[9.0, 10.0, 11.0, 12.0, 13.0, 14.0]);
+    }
+}

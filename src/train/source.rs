@@ -136,3 +136,106 @@ impl<E: Env + ?Sized> ClipSource for Box<E> {
         Ok(ClipBatch { frames, offsets })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{Info, Space, Transition};
+    use ndarray::ArrayViewMut3;
+
+    /// A 10x12 env whose frame encodes (episode seed, time, pixel position) in its bytes.
+    struct Counter {
+        obs: Space,
+        act: Space,
+        seed: u8,
+        t: u8,
+    }
+
+    impl Counter {
+        fn fill(&self, mut obs: ArrayViewMut3<'_, u8>) {
+            for ((y, x, c), v) in obs.indexed_iter_mut() {
+                *v = match c {
+                    0 => self.seed,
+                    1 => self.t,
+                    _ => (y * 12 + x) as u8,
+                };
+            }
+        }
+    }
+
+    impl Env for Counter {
+        fn id(&self) -> &str {
+            "counter"
+        }
+        fn observation_space(&self) -> &Space {
+            &self.obs
+        }
+        fn action_space(&self) -> &Space {
+            &self.act
+        }
+        fn reset_into(
+            &mut self,
+            seed: Option<u64>,
+            _o: &ResetOptions,
+            obs: ArrayViewMut3<'_, u8>,
+        ) -> Result<Info> {
+            self.seed = seed.unwrap_or(0) as u8;
+            self.t = 0;
+            self.fill(obs);
+            Ok(Info::default())
+        }
+        fn step_into(&mut self, _a: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
+            self.t += 1;
+            self.fill(obs);
+            Ok(Transition::default())
+        }
+        fn render(&self) -> Option<crate::env::Frame> {
+            None
+        }
+    }
+
+    #[test]
+    fn env_source_crops_and_converts() {
+        let mut env: Box<dyn Env> = Box::new(Counter {
+            obs: Space::rgb(10, 12),
+            act: Space::Discrete { n: 1 },
+            seed: 0,
+            t: 0,
+        });
+        let spec = ClipSpec {
+            batch: 3,
+            n_frames: 4,
+            crop: Some([6, 5]),
+        };
+        let a = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
+        let b = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
+        assert_eq!(a, b, "same rng, same batch");
+        assert_eq!(a.frames.dim(), (3, 4, 6, 5, 3));
+        for (i, off) in a.offsets.iter().enumerate() {
+            let (oy, ox) = (off[0] as usize, off[1] as usize);
+            assert!(oy <= 4 && ox <= 7);
+            for t in 0..4 {
+                assert_eq!(a.frames[[i, t, 0, 0, 1]], t as u8);
+                assert_eq!(a.frames[[i, t, 2, 3, 2]], ((oy + 2) * 12 + ox + 3) as u8);
+                // Same episode (and crop window) for every frame of a clip.
+                assert_eq!(a.frames[[i, t, 0, 0, 0]], a.frames[[i, 0, 0, 0, 0]]);
+            }
+        }
+        let x = a.frames_tensor(&Device::Cpu).unwrap();
+        assert_eq!(x.dims(), &[3, 4, 3, 6, 5]);
+        let v = x
+            .narrow(2, 2, 1)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap();
+        let want = a.frames[[0, 0, 0, 0, 2]] as f32 / 255.0;
+        assert!((v[0] - want).abs() < 1e-7);
+        let too_big = ClipSpec {
+            crop: Some([11, 5]),
+            ..spec
+        };
+        assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
+    }
+}
