@@ -150,7 +150,7 @@ impl Discovery {
         init_state: &Tensor,
         s: &mut LatentSampler,
     ) -> Result<DiscoveryOut> {
-        let _span = tracing::trace_span!("discovery").entered();
+        let _span = tracing::trace_span!("discovery_heads").entered();
         let (b, f, gh, gw) = v_bu.dims4()?;
         let (_, _, hi, wi) = frame.dims4()?;
         let q = gh * gw;

@@ -197,6 +197,7 @@ impl Trainer {
             let _span = tracing::trace_span!("backward").entered();
             total.backward()?
         };
+        let _span = tracing::trace_span!("optimizer").entered();
         let grad_norm = clip_grad_norm(&mut grads, &self.vars, t.max_grad_norm)?;
         let sigma = schedule::gradient_noise_sigma(t, stage, step);
         if sigma > 0.0 {
