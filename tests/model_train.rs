@@ -145,3 +145,38 @@ fn run_writes_run_dir_and_resumes() {
     other.train.lr = 0.5;
     assert!(train::run(&other, dir.path(), &mut Squares(0), opts(13)).is_err());
 }
+
+#[test]
+fn early_stopping_moves_through_stages() {
+    let mut cfg = smoke_cfg();
+    cfg.train.batch_size = 2;
+    cfg.train.n_frames = 2;
+    cfg.train.n_val = 2;
+    cfg.train.eval_every = 1;
+    cfg.train.patience = 1;
+    cfg.train.patience_start = 1;
+    cfg.train.n_stages = 2;
+    cfg.train.steps = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TrainOptions {
+        steps: None,
+        device: Device::Cpu,
+        progress: false,
+    };
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
+    assert!(s.finished && s.stage == 1, "{s:?}");
+    assert!(s.steps < 40);
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let stage1: Vec<_> = recs
+        .iter()
+        .filter(|r| r.stage == 1 && r.kind == "train")
+        .collect();
+    assert!(!stage1.is_empty());
+    for r in &stage1 {
+        assert!((r.lr - cfg.train.lr / 3.0).abs() < 1e-15);
+        // Stage 2 quirk: constant count-prior log-odds 0.0125.
+        assert_eq!(r.count_prior_log_odds, 0.0125);
+    }
+    assert_eq!(stage1[0].stage_step, 1);
+    assert!(dir.path().join("best/state.json").exists());
+}
