@@ -110,3 +110,65 @@ impl SpriteDecoder {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::discovery::tests::tiny;
+    use crate::rng::{seeded_var_builder, SeededRng};
+    use candle_core::{DType, Device};
+    use candle_nn::VarMap;
+
+    #[test]
+    fn sprites_and_render() {
+        let cfg = tiny();
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let dec = SpriteDecoder::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        let mut rng = SeededRng::new(2);
+        let mut o = Objects::null(2, 3, 6, 8, &dev).unwrap();
+        o.what = rng.normal(&[2, 3, 6], &dev).unwrap();
+        o.where_ = Tensor::new(&[0.5f32, 0.5, 0.5, 0.5], &dev)
+            .unwrap()
+            .broadcast_as((2, 3, 4))
+            .unwrap()
+            .contiguous()
+            .unwrap();
+        o.depth = Tensor::full(0.5f32, (2, 3, 1), &dev).unwrap();
+        let sp = dec.sprites(&o).unwrap();
+        assert_eq!(sp.colour.dims(), &[2, 3, 3, 4, 5]);
+        assert_eq!(sp.alpha.dims(), &[2, 3, 1, 4, 5]);
+        // pres = 0: alpha 0, importance at its floor 0.01, render = black background.
+        let a: Vec<f32> = sp.alpha.flatten_all().unwrap().to_vec1().unwrap();
+        assert!(a.iter().all(|v| *v == 0.0));
+        let imp: Vec<f32> = sp.importance.flatten_all().unwrap().to_vec1().unwrap();
+        assert!(imp.iter().all(|v| (*v - 0.01).abs() < 1e-7));
+        let bg = Tensor::zeros((2, 3, 24, 24), DType::F32, &dev).unwrap();
+        let x = dec.render(&o, &bg).unwrap();
+        assert_eq!(x.dims(), &[2, 3, 24, 24]);
+        assert_eq!(
+            x.abs()
+                .unwrap()
+                .sum_all()
+                .unwrap()
+                .to_scalar::<f32>()
+                .unwrap(),
+            0.0
+        );
+        // pres = 1: the sprite appears only inside its box (centre 6 px, size 6 px → rows 3..9).
+        o.pres = Tensor::ones((2, 3, 1), DType::F32, &dev).unwrap();
+        let x = dec.render(&o, &bg).unwrap();
+        let img = x
+            .narrow(0, 0, 1)
+            .unwrap()
+            .squeeze(0)
+            .unwrap()
+            .sum(0)
+            .unwrap()
+            .to_vec2::<f32>()
+            .unwrap();
+        assert!(img[6][6] > 0.0);
+        assert_eq!(img[0][0], 0.0);
+        assert_eq!(img[12][12], 0.0);
+    }
+}

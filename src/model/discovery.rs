@@ -100,7 +100,9 @@ pub fn cell_centres(
 /// `[x, 1, 0]` (or `[x, 0, 1]`): the constant one-hot the code appends to `base`.
 pub(crate) fn with_flag(x: &Tensor, posterior: bool) -> Result<Tensor> {
     let mut dims = x.dims().to_vec();
-    *dims.last_mut().unwrap_or(&mut 0) = 1;
+    if let Some(last) = dims.last_mut() {
+        *last = 1;
+    }
     let one = Tensor::ones(dims.as_slice(), x.dtype(), x.device())?;
     let zero = Tensor::zeros(dims.as_slice(), x.dtype(), x.device())?;
     if posterior {
@@ -240,5 +242,82 @@ impl Discovery {
             depth,
             pres,
         })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::rng::{seeded_var_builder, SeededRng};
+    use candle_core::DType;
+    use candle_nn::VarMap;
+
+    /// A small config for module tests (24x24 frames, 2x2 grid).
+    pub(crate) fn tiny() -> ModelConfig {
+        ModelConfig {
+            image_size: [24, 24],
+            anchor: [12.0, 12.0],
+            object_size: [4, 5],
+            n_objects: 3,
+            n_what: 6,
+            n_hidden: 4,
+            n_backbone_features: 10,
+            n_passthrough_features: 7,
+            glimpse_encoder: vec![9],
+            sprite_decoder: vec![9],
+            prop_mlp: vec![9],
+            attention_mlp: vec![9],
+            ..ModelConfig::default()
+        }
+    }
+
+    #[test]
+    fn output_shapes_and_ranges() {
+        let cfg = tiny();
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        let mut rng = SeededRng::new(0);
+        let frame = rng.uniform(&[2, 3, 24, 24], 0.0, 1.0, &dev).unwrap();
+        let v_bu = rng.normal(&[2, 10, 2, 2], &dev).unwrap();
+        let v_td = rng.normal(&[2, 4, 10], &dev).unwrap();
+        let offset = Tensor::new(&[[0f32, 0.], [1., 2.]], &dev).unwrap();
+        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
+        let mut s = LatentSampler {
+            rng: &mut rng,
+            noisy: true,
+            wheels: false,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        };
+        let out = d
+            .forward(&frame, &v_bu, &v_td, &offset, &init, &mut s)
+            .unwrap();
+        let o = &out.objects;
+        assert_eq!(o.where_.dims(), &[2, 4, 4]);
+        assert_eq!(o.what.dims(), &[2, 4, 6]);
+        assert_eq!(o.prop_state.dims(), &[2, 4, 8]);
+        assert_eq!(out.cell_yx.mean.dims(), &[2, 4, 2]);
+        assert_eq!(out.pres.log_odds.dims(), &[2, 4, 1]);
+        // Centres lie within cell ± (−0.5, 1.5) cells: cell (i, j) centre in [12(i−.5), 12(i+1.5)] px.
+        let w = o.where_.to_vec3::<f32>().unwrap();
+        for b in 0..2 {
+            for q in 0..4 {
+                let (i, j) = ((q / 2) as f32, (q % 2) as f32);
+                let (y, x) = (w[b][q][0] * 12.0, w[b][q][1] * 12.0);
+                assert!(y > 12.0 * (i - 0.5) && y < 12.0 * (i + 1.5), "{y}");
+                assert!(x > 12.0 * (j - 0.5) && x < 12.0 * (j + 1.5), "{x}");
+                assert!(w[b][q][2] > 0.0 && w[b][q][2] < 1.0);
+            }
+        }
+        // abs_posn = centre + offset/anchor (offset here already in anchor units).
+        let a = o.abs_posn.to_vec3::<f32>().unwrap();
+        assert!((a[1][3][0] - w[1][3][0] - 1.0).abs() < 1e-6);
+        assert!((a[1][3][1] - w[1][3][1] - 2.0).abs() < 1e-6);
+        let c = cell_centres(1, 2, 2, [12.0, 24.0], &dev)
+            .unwrap()
+            .to_vec3::<f32>()
+            .unwrap();
+        assert_eq!(c[0][3], vec![1.5, 0.75]);
     }
 }

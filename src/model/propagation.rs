@@ -261,3 +261,69 @@ impl PropagationLayer {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::discovery::tests::tiny;
+    use crate::rng::{seeded_var_builder, SeededRng};
+    use candle_core::{DType, Device};
+    use candle_nn::VarMap;
+
+    #[test]
+    fn posterior_and_prior_shapes_and_pres_decreases() {
+        let cfg = tiny();
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let vb = seeded_var_builder(&vm, 0, DType::F32, &dev);
+        let post = PropagationLayer::new(vb.pp("post"), &cfg, true).unwrap();
+        let prior = PropagationLayer::new(vb.pp("prior"), &cfg, false).unwrap();
+        let mut rng = SeededRng::new(1);
+        let frame = rng.uniform(&[2, 3, 24, 24], 0.0, 1.0, &dev).unwrap();
+        let mut prev = Objects::null(2, 3, 6, 8, &dev).unwrap();
+        prev.pres = rng.uniform(&[2, 3, 1], 0.2, 1.0, &dev).unwrap();
+        prev.where_ = rng.uniform(&[2, 3, 4], 0.2, 0.8, &dev).unwrap();
+        prev.prop_state = rng.normal(&[2, 3, 8], &dev).unwrap();
+        let u = rng.normal(&[2, 3, 10], &dev).unwrap();
+        let mut s = LatentSampler {
+            rng: &mut rng,
+            noisy: true,
+            wheels: false,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        };
+        let p = post.forward(Some(&frame), &u, &prev, &mut s).unwrap();
+        assert!(post.forward(None, &u, &prev, &mut s).is_err());
+        let q = prior.forward(None, &u, &prev, &mut s).unwrap();
+        for out in [&p, &q] {
+            assert_eq!(out.objects.where_.dims(), &[2, 3, 4]);
+            assert_eq!(out.objects.what.dims(), &[2, 3, 6]);
+            assert_eq!(out.d_what.mean.dims(), &[2, 3, 6]);
+            assert_eq!(out.d_yx.sample.dims(), &[2, 3, 2]);
+            assert_eq!(out.d_pres.value.dims(), &[2, 3, 1]);
+            let new: Vec<f32> = out.objects.pres.flatten_all().unwrap().to_vec1().unwrap();
+            let old: Vec<f32> = prev.pres.flatten_all().unwrap().to_vec1().unwrap();
+            assert!(new.iter().zip(&old).all(|(n, o)| n <= o));
+            // Moves are at most where_t_scale = 1 anchor unit per axis.
+            let d = (out.objects.centre().unwrap() - prev.centre().unwrap()).unwrap();
+            let d: Vec<f32> = d.abs().unwrap().flatten_all().unwrap().to_vec1().unwrap();
+            assert!(d.iter().all(|v| *v <= 1.0));
+        }
+        // Each layer updates only its own GRU state.
+        let same = |a: &Tensor, b: &Tensor| {
+            (a - b)
+                .unwrap()
+                .abs()
+                .unwrap()
+                .sum_all()
+                .unwrap()
+                .to_scalar::<f32>()
+                .unwrap()
+                == 0.0
+        };
+        assert!(same(&p.objects.prior_prop_state, &prev.prior_prop_state));
+        assert!(!same(&p.objects.prop_state, &prev.prop_state));
+        assert!(same(&q.objects.prop_state, &prev.prop_state));
+        assert!(!same(&q.objects.prior_prop_state, &prev.prior_prop_state));
+    }
+}
