@@ -301,13 +301,13 @@ pub(crate) mod tests {
         assert_eq!(out.pres.log_odds.dims(), &[2, 4, 1]);
         // Centres lie within cell ± (−0.5, 1.5) cells: cell (i, j) centre in [12(i−.5), 12(i+1.5)] px.
         let w = o.where_.to_vec3::<f32>().unwrap();
-        for b in 0..2 {
-            for q in 0..4 {
+        for wb in &w {
+            for (q, wq) in wb.iter().enumerate() {
                 let (i, j) = ((q / 2) as f32, (q % 2) as f32);
-                let (y, x) = (w[b][q][0] * 12.0, w[b][q][1] * 12.0);
+                let (y, x) = (wq[0] * 12.0, wq[1] * 12.0);
                 assert!(y > 12.0 * (i - 0.5) && y < 12.0 * (i + 1.5), "{y}");
                 assert!(x > 12.0 * (j - 0.5) && x < 12.0 * (j + 1.5), "{x}");
-                assert!(w[b][q][2] > 0.0 && w[b][q][2] < 1.0);
+                assert!(wq[2] > 0.0 && wq[2] < 1.0);
             }
         }
         // abs_posn = centre + offset/anchor (offset here already in anchor units).
