@@ -8,10 +8,10 @@
 //!   `u_ℓ = o_ℓ + Σ_k G(p_k − p_ℓ)·MLP_rel([f_k, p_k − p_ℓ, o_ℓ])` with `o_ℓ = MLP_obj(f_ℓ)`.
 
 use candle_core::{Module, Result, Tensor, D};
-use candle_nn::VarBuilder;
+use candle_nn::{Linear, VarBuilder};
 
 use crate::nn::kernel::gaussian_kernel;
-use crate::nn::mlp::Mlp;
+use crate::nn::mlp::{linear, Mlp};
 
 /// Apply an MLP on the last dim of a tensor of any rank by flattening the leading dims.
 pub(crate) fn mlp_nd(mlp: &Mlp, x: &Tensor) -> Result<Tensor> {
@@ -37,10 +37,71 @@ fn pairwise(loc: &Tensor, pos: &Tensor, std: f64) -> Result<(Tensor, Tensor)> {
     Ok((d, g))
 }
 
+/// The relation MLP `MLP[h…] → out` on a concatenation `[x_1, …, x_n]` of parts that live on
+/// different axes of the `(B, Q, K, ·)` pair grid. The first layer is split by input columns
+/// (`W·[x_1; …; x_n] = Σ W_i x_i`), so each part is multiplied at its own size and broadcast
+/// afterwards instead of materialising the `(B, Q, K, Σ width)` concatenation. Numerically the
+/// same network as an [`Mlp`] on the concatenation.
+#[derive(Debug, Clone)]
+struct RelationMlp {
+    first: Linear,
+    rest: Option<Mlp>,
+    widths: Vec<usize>,
+}
+
+impl RelationMlp {
+    fn new(vb: VarBuilder, widths: &[usize], hidden: &[usize], out_dim: usize) -> Result<Self> {
+        let in_dim = widths.iter().sum();
+        let (first_out, rest) = match hidden.split_first() {
+            Some((&h0, more)) => (h0, Some(Mlp::new(vb.pp("rest"), h0, more, out_dim)?)),
+            None => (out_dim, None),
+        };
+        Ok(Self {
+            first: linear(vb.pp("layer0"), in_dim, first_out)?,
+            rest,
+            widths: widths.to_vec(),
+        })
+    }
+
+    /// `parts[i]`: `(B, X_i, Y_i, widths[i])`, broadcastable to a common `(B, Q, K, ·)`.
+    fn forward(&self, parts: &[&Tensor]) -> Result<Tensor> {
+        let w = self.first.weight(); // (h0, Σ widths)
+        let mut acc: Option<Tensor> = None;
+        let mut off = 0;
+        for (x, &wd) in parts.iter().zip(&self.widths) {
+            let wi = w.narrow(1, off, wd)?.t()?.contiguous()?; // (wd, h0)
+            off += wd;
+            let dims = x.dims().to_vec();
+            let rows = x.elem_count() / wd;
+            let y = x.reshape((rows, wd))?.matmul(&wi)?; // (rows, h0)
+            let mut out_dims = dims;
+            if let Some(last) = out_dims.last_mut() {
+                *last = y.dim(1)?;
+            }
+            let y = y.reshape(out_dims)?;
+            acc = Some(match acc {
+                Some(a) => a.broadcast_add(&y)?,
+                None => y,
+            });
+        }
+        let mut h = match acc {
+            Some(a) => a,
+            None => candle_core::bail!("relation MLP needs at least one input part"),
+        };
+        if let Some(b) = self.first.bias() {
+            h = h.broadcast_add(b)?;
+        }
+        match &self.rest {
+            Some(rest) => mlp_nd(rest, &h.relu()?),
+            None => Ok(h),
+        }
+    }
+}
+
 /// Discovery attention: propagated objects → grid cell centres.
 #[derive(Debug, Clone)]
 pub struct DiscoveryAttention {
-    rel: Mlp,
+    rel: RelationMlp,
     std: f64,
 }
 
@@ -54,7 +115,7 @@ impl DiscoveryAttention {
         std: f64,
     ) -> Result<Self> {
         Ok(Self {
-            rel: Mlp::new(vb.pp("rel"), feat_dim + 2, hidden, out_dim)?,
+            rel: RelationMlp::new(vb.pp("rel"), &[feat_dim, 2], hidden, out_dim)?,
             std,
         })
     }
@@ -64,14 +125,8 @@ impl DiscoveryAttention {
     /// * `cells`: `(B, Q, 2)` grid-cell centres (anchor units)
     /// * returns `(B, Q, out)`
     pub fn forward(&self, feats: &Tensor, pos: &Tensor, cells: &Tensor) -> Result<Tensor> {
-        let (b, k, f) = feats.dims3()?;
-        let q = cells.dim(1)?;
-        let (d, g) = pairwise(cells, pos, self.std)?;
-        let fk = feats
-            .unsqueeze(1)?
-            .broadcast_as((b, q, k, f))?
-            .contiguous()?;
-        let rel = mlp_nd(&self.rel, &Tensor::cat(&[&fk, &d], D::Minus1)?)?; // (B, Q, K, out)
+        let (d, g) = pairwise(cells, pos, self.std)?; // (B, Q, K, 2), (B, Q, K)
+        let rel = self.rel.forward(&[&feats.unsqueeze(1)?, &d])?; // (B, Q, K, out)
         rel.broadcast_mul(&g.unsqueeze(D::Minus1)?)?.sum(2) // (B, Q, out)
     }
 }
@@ -80,7 +135,7 @@ impl DiscoveryAttention {
 #[derive(Debug, Clone)]
 pub struct PropagationAttention {
     obj: Mlp,
-    rel: Option<Mlp>,
+    rel: Option<RelationMlp>,
     std: f64,
 }
 
@@ -98,9 +153,9 @@ impl PropagationAttention {
         let rel = if independent {
             None
         } else {
-            Some(Mlp::new(
+            Some(RelationMlp::new(
                 vb.pp("rel"),
-                feat_dim + 2 + out_dim,
+                &[feat_dim, 2, out_dim],
                 hidden,
                 out_dim,
             )?)
@@ -115,15 +170,8 @@ impl PropagationAttention {
         let Some(rel) = &self.rel else {
             return Ok(o);
         };
-        let (b, k, f) = feats.dims3()?;
-        let od = o.dim(D::Minus1)?;
         let (d, g) = pairwise(pos, pos, self.std)?; // (B, L, K, 2), (B, L, K)
-        let fk = feats
-            .unsqueeze(1)?
-            .broadcast_as((b, k, k, f))?
-            .contiguous()?;
-        let ol = o.unsqueeze(2)?.broadcast_as((b, k, k, od))?.contiguous()?;
-        let r = mlp_nd(rel, &Tensor::cat(&[&fk, &d, &ol], D::Minus1)?)?; // (B, L, K, out)
+        let r = rel.forward(&[&feats.unsqueeze(1)?, &d, &o.unsqueeze(2)?])?; // (B, L, K, out)
         o + r.broadcast_mul(&g.unsqueeze(D::Minus1)?)?.sum(2)?
     }
 }
@@ -175,6 +223,49 @@ mod tests {
         }
         assert!(analytic.iter().any(|v| *v != 0.0), "all-zero gradient");
         assert!(worst < 1e-5);
+    }
+
+    #[test]
+    fn split_first_layer_equals_concatenation() {
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let r = RelationMlp::new(
+            seeded_var_builder(&vm, 5, DType::F64, &dev),
+            &[3, 2],
+            &[4, 5],
+            6,
+        )
+        .unwrap();
+        let mut rng = SeededRng::new(6);
+        let a = randn(&mut rng, &[2, 1, 3, 3], 1.0); // (B, 1, K, 3)
+        let d = randn(&mut rng, &[2, 4, 3, 2], 1.0); // (B, Q, K, 2)
+        let got = r.forward(&[&a, &d]).unwrap();
+        let cat = Tensor::cat(&[&a.broadcast_as((2, 4, 3, 3)).unwrap(), &d], 3)
+            .unwrap()
+            .contiguous()
+            .unwrap();
+        let h = cat
+            .broadcast_matmul(&r.first.weight().t().unwrap())
+            .unwrap();
+        let h = h
+            .broadcast_add(r.first.bias().unwrap())
+            .unwrap()
+            .relu()
+            .unwrap();
+        let want = mlp_nd(r.rest.as_ref().unwrap(), &h).unwrap();
+        let diff: f64 = (got - want)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .max_keepdim(3)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .max(0)
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert!(diff < 1e-12, "{diff}");
     }
 
     #[test]
