@@ -1,0 +1,4 @@
+//! Benchmark modules, one per area.
+
+pub mod nn;
+pub mod model;
