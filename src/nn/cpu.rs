@@ -2,31 +2,25 @@
 //! as `f64` values and build results in the input's dtype. The kernels compute in `f64` so the
 //! same code serves F32 training and F64 gradient checks.
 
-use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, DType, Device, Layout, Result, Shape, Tensor};
+use candle_core::{CpuStorage, DType, Device, Layout, Result, Tensor, WithDType};
 
-/// The contiguous values of a CPU storage as f64 (F32 and F64 supported).
-pub(crate) fn storage_f64(s: &CpuStorage, l: &Layout) -> Result<Vec<f64>> {
+/// The contiguous values of a CPU storage as a slice of `T` (no copy).
+pub(crate) fn storage_slice<'a, T: WithDType>(s: &'a CpuStorage, l: &Layout) -> Result<&'a [T]> {
     let (a, b) = l
         .contiguous_offsets()
         .ok_or_else(|| candle_core::Error::Msg("custom op input must be contiguous".into()))?;
-    match s {
-        CpuStorage::F32(v) => Ok(v[a..b].iter().map(|&x| x as f64).collect()),
-        CpuStorage::F64(v) => Ok(v[a..b].to_vec()),
-        other => candle_core::bail!(
-            "custom op supports F32 and F64 tensors, got {:?}",
-            other.dtype()
-        ),
-    }
+    Ok(&T::cpu_storage_as_slice(s)?[a..b])
 }
 
-/// A CPU storage of `dtype` (F32 or F64) from f64 values.
-pub(crate) fn storage_from_f64(v: Vec<f64>, dtype: DType) -> Result<CpuStorage> {
-    match dtype {
-        DType::F32 => Ok(CpuStorage::F32(v.into_iter().map(|x| x as f32).collect())),
-        DType::F64 => Ok(CpuStorage::F64(v)),
-        other => candle_core::bail!("custom op supports F32 and F64 tensors, got {other:?}"),
-    }
+/// All values of a tensor as `T` (its dtype), row-major; one copy, no conversion.
+pub(crate) fn host_values<T: WithDType>(t: &Tensor) -> Result<Vec<T>> {
+    t.to_device(&Device::Cpu)?.flatten_all()?.to_vec1::<T>()
+}
+
+/// A tensor of `like`'s shape, dtype `T` and device from f64 values.
+pub(crate) fn tensor_from_f64<T: WithDType>(v: Vec<f64>, like: &Tensor) -> Result<Tensor> {
+    let v: Vec<T> = v.into_iter().map(T::from_f64).collect();
+    Tensor::from_vec(v, like.shape(), &Device::Cpu)?.to_device(like.device())
 }
 
 /// All values of a tensor (any device, F32/F64/…) as f64, row-major.
@@ -35,13 +29,6 @@ pub(crate) fn tensor_f64(t: &Tensor) -> Result<Vec<f64>> {
         .to_dtype(DType::F64)?
         .flatten_all()?
         .to_vec1::<f64>()
-}
-
-/// A tensor of `shape` from f64 values, in `like`'s dtype and on its device.
-pub(crate) fn tensor_like(v: Vec<f64>, shape: impl Into<Shape>, like: &Tensor) -> Result<Tensor> {
-    Tensor::from_vec(v, shape, &Device::Cpu)?
-        .to_dtype(like.dtype())?
-        .to_device(like.device())
 }
 
 /// Checks a tensor is F32 or F64.

@@ -25,10 +25,10 @@
 //! yet).
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, Tensor};
+use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
-use super::cpu::{check_float, stencil, storage_f64, storage_from_f64, tensor_f64, tensor_like};
+use super::cpu::{check_float, host_values, stencil, storage_slice, tensor_f64, tensor_from_f64};
 
 /// How covering sprites are composited.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -159,8 +159,8 @@ struct Sample {
 
 /// Samples alpha, importance and colour (into `beta`) for sprite `sp` (`(C+2, sh, sw)`).
 #[inline]
-fn sample(
-    sp: &[f64],
+fn sample<T: WithDType>(
+    sp: &[T],
     nb: &[(usize, f64, f64, f64)],
     bg: impl Fn(usize) -> f64,
     d: &Dims,
@@ -169,14 +169,14 @@ fn sample(
     let plane = d.sh * d.sw;
     let (mut alpha, mut imp, mut inside) = (0.0, 0.0, 0.0);
     for &(o, wt, _, _) in nb {
-        alpha += wt * sp[d.c * plane + o];
-        imp += wt * sp[(d.c + 1) * plane + o];
+        alpha += wt * sp[d.c * plane + o].to_f64();
+        imp += wt * sp[(d.c + 1) * plane + o].to_f64();
         inside += wt;
     }
     for (ch, bt) in beta.iter_mut().enumerate() {
         let s: f64 = nb
             .iter()
-            .map(|&(o, wt, _, _)| wt * sp[ch * plane + o])
+            .map(|&(o, wt, _, _)| wt * sp[ch * plane + o].to_f64())
             .sum();
         *bt = s + bg(ch) * (1.0 - inside);
     }
@@ -228,7 +228,13 @@ fn for_each_cover(
     }
 }
 
-fn accumulate(sprites: &[f64], boxes: &[f64], bg: &[f64], d: &Dims, mode: RenderMode) -> Accum {
+fn accumulate<T: WithDType>(
+    sprites: &[T],
+    boxes: &[f64],
+    bg: &[T],
+    d: &Dims,
+    mode: RenderMode,
+) -> Accum {
     let hw = d.hw();
     let mut acc = Accum {
         count: vec![0; hw],
@@ -242,12 +248,12 @@ fn accumulate(sprites: &[f64], boxes: &[f64], bg: &[f64], d: &Dims, mode: Render
         let p = py * d.w + px;
         let sp = &sprites[k * d.sprite_len()..(k + 1) * d.sprite_len()];
         sprite_neighbours(sy, sx, d, &mut nb);
-        let s = sample(sp, &nb, |ch| bg[ch * hw + p], d, &mut beta);
+        let s = sample(sp, &nb, |ch| bg[ch * hw + p].to_f64(), d, &mut beta);
         let (w, _) = weight(s.imp, mode);
         acc.count[p] += 1;
         acc.sumw[p] += w;
         for ch in 0..d.c {
-            let v = s.alpha * beta[ch] + (1.0 - s.alpha) * bg[ch * hw + p];
+            let v = s.alpha * beta[ch] + (1.0 - s.alpha) * bg[ch * hw + p].to_f64();
             acc.sumwv[ch * hw + p] += w * v;
             acc.single[ch * hw + p] = v;
         }
@@ -273,13 +279,13 @@ fn case(count: u32, sumw: f64, mode: RenderMode) -> Case {
     }
 }
 
-fn forward_image(
-    sprites: &[f64],
+fn forward_image<T: WithDType>(
+    sprites: &[T],
     boxes: &[f64],
-    bg: &[f64],
+    bg: &[T],
     d: &Dims,
     mode: RenderMode,
-    out: &mut [f64],
+    out: &mut [T],
 ) {
     let hw = d.hw();
     let acc = accumulate(sprites, boxes, bg, d, mode);
@@ -287,23 +293,23 @@ fn forward_image(
         let cs = case(acc.count[p], acc.sumw[p], mode);
         for ch in 0..d.c {
             let i = ch * hw + p;
-            out[i] = match cs {
-                Case::Background => bg[i],
+            out[i] = T::from_f64(match cs {
+                Case::Background => bg[i].to_f64(),
                 Case::Single => acc.single[i],
                 Case::Weighted => acc.sumwv[i] / acc.sumw[p],
-            };
+            });
         }
     }
 }
 
 /// Gradients of one image: sprites `(K, C+2, sh, sw)`, boxes `(K, 4)`, background `(C, H, W)`.
 #[allow(clippy::too_many_arguments)]
-fn backward_image(
-    sprites: &[f64],
+fn backward_image<T: WithDType>(
+    sprites: &[T],
     boxes: &[f64],
-    bg: &[f64],
-    out: &[f64],
-    grad: &[f64],
+    bg: &[T],
+    out: &[T],
+    grad: &[T],
     d: &Dims,
     mode: RenderMode,
     g_sp: &mut [f64],
@@ -316,7 +322,7 @@ fn backward_image(
     for p in 0..hw {
         if case(acc.count[p], acc.sumw[p], mode) == Case::Background {
             for ch in 0..d.c {
-                g_bg[ch * hw + p] += grad[ch * hw + p];
+                g_bg[ch * hw + p] += grad[ch * hw + p].to_f64();
             }
         }
     }
@@ -331,24 +337,24 @@ fn backward_image(
         }
         let sp = &sprites[k * d.sprite_len()..(k + 1) * d.sprite_len()];
         sprite_neighbours(sy, sx, d, &mut nb);
-        let s = sample(sp, &nb, |ch| bg[ch * hw + p], d, &mut beta);
+        let s = sample(sp, &nb, |ch| bg[ch * hw + p].to_f64(), d, &mut beta);
         let (w, dw_dimp) = weight(s.imp, mode);
         // Gradient wrt this sprite's v (per channel) and weight w.
         let mut gw = 0.0;
         for ch in 0..d.c {
-            let g = grad[ch * hw + p];
+            let g = grad[ch * hw + p].to_f64();
             if cs == Case::Single {
                 gv[ch] = g;
             } else {
-                let v = s.alpha * beta[ch] + (1.0 - s.alpha) * bg[ch * hw + p];
+                let v = s.alpha * beta[ch] + (1.0 - s.alpha) * bg[ch * hw + p].to_f64();
                 gv[ch] = g * w / acc.sumw[p];
-                gw += g * (v - out[ch * hw + p]) / acc.sumw[p];
+                gw += g * (v - out[ch * hw + p].to_f64()) / acc.sumw[p];
             }
         }
         // v = αβ + (1−α)bg, β = Σ_in wt·C + bg(1 − Σ_in wt).
         let mut ga = 0.0;
         for ch in 0..d.c {
-            let b = bg[ch * hw + p];
+            let b = bg[ch * hw + p].to_f64();
             ga += gv[ch] * (beta[ch] - b);
             g_bg[ch * hw + p] += gv[ch] * ((1.0 - s.alpha) + s.alpha * (1.0 - s.inside));
         }
@@ -356,13 +362,14 @@ fn backward_image(
         let (mut gsy, mut gsx) = (0.0, 0.0);
         let gs = &mut g_sp[k * d.sprite_len()..(k + 1) * d.sprite_len()];
         for &(o, wt, dwy, dwx) in &nb {
-            let mut gpos = ga * sp[d.c * plane + o] + gimp * sp[(d.c + 1) * plane + o];
+            let mut gpos =
+                ga * sp[d.c * plane + o].to_f64() + gimp * sp[(d.c + 1) * plane + o].to_f64();
             gs[d.c * plane + o] += ga * wt;
             gs[(d.c + 1) * plane + o] += gimp * wt;
             for ch in 0..d.c {
                 let gb = gv[ch] * s.alpha; // gradient wrt β_ch
                 gs[ch * plane + o] += gb * wt;
-                gpos += gb * (sp[ch * plane + o] - bg[ch * hw + p]);
+                gpos += gb * (sp[ch * plane + o].to_f64() - bg[ch * hw + p].to_f64());
             }
             gsy += gpos * dwy;
             gsx += gpos * dwx;
@@ -428,25 +435,19 @@ impl CustomOp3 for RenderOp {
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let d = dims(l1.shape(), l2.shape(), l3.shape())?;
-        let (sp, bx, bg) = (
-            storage_f64(s1, l1)?,
-            storage_f64(s2, l2)?,
-            storage_f64(s3, l3)?,
-        );
-        let mut out = vec![0.0; d.b * d.c * d.hw()];
-        let mode = self.mode;
-        out.par_chunks_mut(d.c * d.hw())
-            .enumerate()
-            .for_each(|(b, o)| {
-                let spb = &sp[b * d.k * d.sprite_len()..(b + 1) * d.k * d.sprite_len()];
-                let bxb = &bx[b * d.k * 4..(b + 1) * d.k * 4];
-                let bgb = &bg[b * d.c * d.hw()..(b + 1) * d.c * d.hw()];
-                forward_image(spb, bxb, bgb, &d, mode, o);
-            });
-        Ok((
-            storage_from_f64(out, s1.dtype())?,
-            Shape::from((d.b, d.c, d.h, d.w)),
-        ))
+        let out = match s1 {
+            CpuStorage::F32(_) => {
+                CpuStorage::F32(forward_typed::<f32>(s1, l1, s2, l2, s3, l3, &d, self.mode)?)
+            }
+            CpuStorage::F64(_) => {
+                CpuStorage::F64(forward_typed::<f64>(s1, l1, s2, l2, s3, l3, &d, self.mode)?)
+            }
+            other => candle_core::bail!(
+                "render_sprites supports F32 and F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        Ok((out, Shape::from((d.b, d.c, d.h, d.w))))
     }
 
     fn bwd(
@@ -458,37 +459,88 @@ impl CustomOp3 for RenderOp {
         grad: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
         let d = dims(sprites.shape(), boxes.shape(), bg.shape())?;
-        let (sp, bx, bgv) = (tensor_f64(sprites)?, tensor_f64(boxes)?, tensor_f64(bg)?);
-        let (out, gr) = (tensor_f64(res)?, tensor_f64(grad)?);
-        let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
-        let mut g_sp = vec![0.0; d.b * sl];
-        let mut g_box = vec![0.0; d.b * d.k * 4];
-        let mut g_bg = vec![0.0; d.b * il];
-        let mode = self.mode;
-        g_sp.par_chunks_mut(sl)
-            .zip(g_box.par_chunks_mut(d.k * 4))
-            .zip(g_bg.par_chunks_mut(il))
-            .enumerate()
-            .for_each(|(b, ((gs, gb), gg))| {
-                backward_image(
-                    &sp[b * sl..(b + 1) * sl],
-                    &bx[b * d.k * 4..(b + 1) * d.k * 4],
-                    &bgv[b * il..(b + 1) * il],
-                    &out[b * il..(b + 1) * il],
-                    &gr[b * il..(b + 1) * il],
-                    &d,
-                    mode,
-                    gs,
-                    gb,
-                    gg,
-                );
-            });
-        Ok((
-            Some(tensor_like(g_sp, sprites.shape(), sprites)?),
-            Some(tensor_like(g_box, boxes.shape(), boxes)?),
-            Some(tensor_like(g_bg, bg.shape(), bg)?),
-        ))
+        let (gs, gb, gg) = match sprites.dtype() {
+            DType::F32 => backward_typed::<f32>(sprites, boxes, bg, res, grad, &d, self.mode)?,
+            _ => backward_typed::<f64>(sprites, boxes, bg, res, grad, &d, self.mode)?,
+        };
+        Ok((Some(gs), Some(gb), Some(gg)))
     }
+}
+
+/// Forward pass over the batch on host values of dtype `T` (parallel over images).
+#[allow(clippy::too_many_arguments)]
+fn forward_typed<T: WithDType>(
+    s1: &CpuStorage,
+    l1: &Layout,
+    s2: &CpuStorage,
+    l2: &Layout,
+    s3: &CpuStorage,
+    l3: &Layout,
+    d: &Dims,
+    mode: RenderMode,
+) -> Result<Vec<T>> {
+    let (sp, bg) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
+    let bx: Vec<f64> = storage_slice::<T>(s2, l2)?
+        .iter()
+        .map(|x| x.to_f64())
+        .collect();
+    let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
+    let mut out = vec![T::from_f64(0.0); d.b * il];
+    out.par_chunks_mut(il).enumerate().for_each(|(b, o)| {
+        let bxb = &bx[b * d.k * 4..(b + 1) * d.k * 4];
+        forward_image(
+            &sp[b * sl..(b + 1) * sl],
+            bxb,
+            &bg[b * il..(b + 1) * il],
+            d,
+            mode,
+            o,
+        );
+    });
+    Ok(out)
+}
+
+/// Backward pass over the batch on host values of dtype `T` (parallel over images).
+fn backward_typed<T: WithDType>(
+    sprites: &Tensor,
+    boxes: &Tensor,
+    bg: &Tensor,
+    res: &Tensor,
+    grad: &Tensor,
+    d: &Dims,
+    mode: RenderMode,
+) -> Result<(Tensor, Tensor, Tensor)> {
+    let (sp, bgv) = (host_values::<T>(sprites)?, host_values::<T>(bg)?);
+    let (out, gr) = (host_values::<T>(res)?, host_values::<T>(grad)?);
+    let bx = tensor_f64(boxes)?;
+    let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
+    let mut g_sp = vec![0.0; d.b * sl];
+    let mut g_box = vec![0.0; d.b * d.k * 4];
+    let mut g_bg = vec![0.0; d.b * il];
+    g_sp.par_chunks_mut(sl)
+        .zip(g_box.par_chunks_mut(d.k * 4))
+        .zip(g_bg.par_chunks_mut(il))
+        .enumerate()
+        .for_each(|(b, ((gs, gb), gg))| {
+            let img = b * il..(b + 1) * il;
+            backward_image(
+                &sp[b * sl..(b + 1) * sl],
+                &bx[b * d.k * 4..(b + 1) * d.k * 4],
+                &bgv[img.clone()],
+                &out[img.clone()],
+                &gr[img],
+                d,
+                mode,
+                gs,
+                gb,
+                gg,
+            );
+        });
+    Ok((
+        tensor_from_f64::<T>(g_sp, sprites)?,
+        tensor_from_f64::<T>(g_box, boxes)?,
+        tensor_from_f64::<T>(g_bg, bg)?,
+    ))
 }
 
 /// Checks shapes/dtypes and packs `[colour, alpha, importance]` into `(B, K, C+2, h, w)`.
@@ -851,6 +903,15 @@ mod tests {
     }
 
     fn run(f: &Fixture, render: RenderFn, mode: RenderMode) -> Vec<Vec<f64>> {
+        run_hw(f, render, mode, (11, 13))
+    }
+
+    fn run_hw(
+        f: &Fixture,
+        render: RenderFn,
+        mode: RenderMode,
+        hw: (usize, usize),
+    ) -> Vec<Vec<f64>> {
         let vars: Vec<Var> = [&f.colour, &f.alpha, &f.imp, &f.boxes, &f.bg]
             .iter()
             .map(|x| Var::from_tensor(x).unwrap())
@@ -860,7 +921,7 @@ mod tests {
             vars[1].as_tensor(),
             vars[2].as_tensor(),
             vars[3].as_tensor(),
-            (11, 13),
+            hw,
             vars[4].as_tensor(),
             mode,
         )
@@ -1003,5 +1064,35 @@ mod tests {
         )
         .unwrap();
         assert_eq!(tensor_f64(&out).unwrap(), tensor_f64(&f.bg).unwrap());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Custom op and dense reference agree (values and all gradients) on random scenes.
+        #[test]
+        fn custom_op_equals_reference_on_random_scenes(
+            seed in 0u64..1000,
+            b in 1usize..3, k in 1usize..5, sh in 1usize..5, sw in 1usize..5,
+            h in 1usize..12, w in 1usize..12, softmax in proptest::bool::ANY,
+        ) {
+            let mut rng = crate::rng::SeededRng::new(seed);
+            let dev = Device::Cpu;
+            let mut u = |shape: &[usize], lo: f32, hi: f32| rng.uniform(shape, lo, hi, &dev).unwrap().to_dtype(DType::F64).unwrap();
+            let tl = u(&[b, k, 2], -0.4, 1.0);
+            let size = u(&[b, k, 2], 0.05, 0.9);
+            let f = Fixture {
+                colour: u(&[b, k, 3, sh, sw], 0.0, 1.0),
+                alpha: u(&[b, k, 1, sh, sw], 0.0, 1.0),
+                imp: u(&[b, k, 1, sh, sw], 0.01, 3.0),
+                boxes: Tensor::cat(&[tl, size], 2).unwrap(),
+                bg: u(&[b, 3, h, w], 0.0, 0.5),
+            };
+            let mode = if softmax { RenderMode::Softmax { temperature: 0.7 } } else { RenderMode::Code };
+            let x = run_hw(&f, render_sprites, mode, (h, w));
+            let y = run_hw(&f, render_sprites_reference, mode, (h, w));
+            for (p, q) in x.iter().flatten().zip(y.iter().flatten()) {
+                proptest::prop_assert!((p - q).abs() <= 1e-9 * (1.0 + q.abs()), "{} vs {}", p, q);
+            }
+        }
     }
 }

@@ -14,10 +14,10 @@
 //! yet), so it runs everywhere, but the copies cost time on GPU runs.
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, Tensor};
+use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
-use super::cpu::{check_float, stencil, storage_f64, storage_from_f64, tensor_f64, tensor_like};
+use super::cpu::{check_float, host_values, stencil, storage_slice, tensor_f64, tensor_from_f64};
 
 /// Normalised output-grid coordinate `u(i) ∈ [−1, 1]` of glimpse row/column `i` of `len`.
 #[inline]
@@ -85,8 +85,8 @@ fn neighbours(y: f64, x: f64, h: usize, w: usize, out: &mut Vec<(usize, f64, f64
 }
 
 /// Forward kernel: `img (B,C,H,W)`, `boxes (B,K,4)` → `(B,K,C,gh,gw)`.
-fn forward_kernel(img: &[f64], boxes: &[f64], d: Dims) -> Vec<f64> {
-    let mut out = vec![0.0; d.b * d.k * d.glimpse_len()];
+fn forward_kernel<T: WithDType>(img: &[T], boxes: &[f64], d: Dims) -> Vec<T> {
+    let mut out = vec![T::from_f64(0.0); d.b * d.k * d.glimpse_len()];
     let plane = d.gh * d.gw;
     out.par_chunks_mut(d.glimpse_len())
         .enumerate()
@@ -101,7 +101,7 @@ fn forward_kernel(img: &[f64], boxes: &[f64], d: Dims) -> Vec<f64> {
                     for ch in 0..d.c {
                         let src = &im[ch * d.h * d.w..(ch + 1) * d.h * d.w];
                         g[ch * plane + r * d.gw + c] =
-                            nb.iter().map(|&(o, wt, _, _)| wt * src[o]).sum();
+                            T::from_f64(nb.iter().map(|&(o, wt, _, _)| wt * src[o].to_f64()).sum());
                     }
                 }
             }
@@ -110,7 +110,12 @@ fn forward_kernel(img: &[f64], boxes: &[f64], d: Dims) -> Vec<f64> {
 }
 
 /// Backward kernel: gradients wrt image `(B,C,H,W)` and boxes `(B,K,4)` from `grad (B,K,C,gh,gw)`.
-fn backward_kernel(img: &[f64], boxes: &[f64], grad: &[f64], d: Dims) -> (Vec<f64>, Vec<f64>) {
+fn backward_kernel<T: WithDType>(
+    img: &[T],
+    boxes: &[f64],
+    grad: &[T],
+    d: Dims,
+) -> (Vec<f64>, Vec<f64>) {
     let mut g_img = vec![0.0; d.b * d.image_len()];
     let mut g_box = vec![0.0; d.b * d.k * 4];
     let plane = d.gh * d.gw;
@@ -134,15 +139,15 @@ fn backward_kernel(img: &[f64], boxes: &[f64], grad: &[f64], d: Dims) -> (Vec<f6
                         neighbours(y, x, d.h, d.w, &mut nb);
                         let (mut dvdy, mut dvdx) = (0.0, 0.0);
                         for ch in 0..d.c {
-                            let g = go[ch * plane + r * d.gw + c];
+                            let g = go[ch * plane + r * d.gw + c].to_f64();
                             if g == 0.0 {
                                 continue;
                             }
                             let base = ch * d.h * d.w;
                             for &(o, wt, dwy, dwx) in &nb {
                                 gi[base + o] += g * wt;
-                                dvdy += g * dwy * im[base + o];
-                                dvdx += g * dwx * im[base + o];
+                                dvdy += g * dwy * im[base + o].to_f64();
+                                dvdx += g * dwx * im[base + o].to_f64();
                             }
                         }
                         // y = (H-1)(yc + h·u/2): dy/dyc = H-1, dy/dh = (H-1)u/2; same for x.
@@ -156,6 +161,21 @@ fn backward_kernel(img: &[f64], boxes: &[f64], grad: &[f64], d: Dims) -> (Vec<f6
             }
         });
     (g_img, g_box)
+}
+
+/// Backward pass on host values of dtype `T`.
+fn backward_typed<T: WithDType>(
+    img: &Tensor,
+    boxes: &Tensor,
+    grad: &Tensor,
+    d: Dims,
+) -> Result<(Tensor, Tensor)> {
+    let (iv, gv) = (host_values::<T>(img)?, host_values::<T>(grad)?);
+    let (gi, gb) = backward_kernel(&iv, &tensor_f64(boxes)?, &gv, d);
+    Ok((
+        tensor_from_f64::<T>(gi, img)?,
+        tensor_from_f64::<T>(gb, boxes)?,
+    ))
 }
 
 /// The custom op: `(images, boxes) → glimpses`.
@@ -199,11 +219,26 @@ impl CustomOp2 for GlimpseOp {
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let d = self.dims(l1.shape(), l2.shape())?;
-        let out = forward_kernel(&storage_f64(s1, l1)?, &storage_f64(s2, l2)?, d);
-        Ok((
-            storage_from_f64(out, s1.dtype())?,
-            Shape::from((d.b, d.k, d.c, d.gh, d.gw)),
-        ))
+        let boxes: Vec<f64> = match s2 {
+            CpuStorage::F32(_) => storage_slice::<f32>(s2, l2)?
+                .iter()
+                .map(|&x| x as f64)
+                .collect(),
+            _ => storage_slice::<f64>(s2, l2)?.to_vec(),
+        };
+        let out = match s1 {
+            CpuStorage::F32(_) => {
+                CpuStorage::F32(forward_kernel(storage_slice::<f32>(s1, l1)?, &boxes, d))
+            }
+            CpuStorage::F64(_) => {
+                CpuStorage::F64(forward_kernel(storage_slice::<f64>(s1, l1)?, &boxes, d))
+            }
+            other => candle_core::bail!(
+                "extract_glimpses supports F32 and F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        Ok((out, Shape::from((d.b, d.k, d.c, d.gh, d.gw))))
     }
 
     fn bwd(
@@ -214,16 +249,11 @@ impl CustomOp2 for GlimpseOp {
         grad: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
         let d = self.dims(img.shape(), boxes.shape())?;
-        let (gi, gb) = backward_kernel(
-            &tensor_f64(img)?,
-            &tensor_f64(boxes)?,
-            &tensor_f64(grad)?,
-            d,
-        );
-        Ok((
-            Some(tensor_like(gi, img.shape(), img)?),
-            Some(tensor_like(gb, boxes.shape(), boxes)?),
-        ))
+        let (gi, gb) = match img.dtype() {
+            DType::F32 => backward_typed::<f32>(img, boxes, grad, d)?,
+            _ => backward_typed::<f64>(img, boxes, grad, d)?,
+        };
+        Ok((Some(gi), Some(gb)))
     }
 }
 
@@ -535,5 +565,33 @@ mod tests {
         assert!(extract_glimpses(&img, &boxes, (0, 3)).is_err());
         assert!(extract_glimpses(&img, &boxes.to_dtype(DType::F64).unwrap(), (3, 3)).is_err());
         assert!(extract_glimpses(&img.to_dtype(DType::U8).unwrap(), &boxes, (3, 3)).is_err());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Custom op and composed reference agree (values and gradients) on random inputs.
+        #[test]
+        fn custom_op_equals_reference_on_random_inputs(
+            seed in 0u64..1000,
+            b in 1usize..3, k in 1usize..4, c in 1usize..4,
+            h in 1usize..9, w in 1usize..9, gh in 1usize..6, gw in 1usize..6,
+        ) {
+            let mut rng = crate::rng::SeededRng::new(seed);
+            let dev = Device::Cpu;
+            let img = rng.uniform(&[b, c, h, w], 0.0, 1.0, &dev).unwrap().to_dtype(DType::F64).unwrap();
+            let boxes = rng.uniform(&[b, k, 4], -0.3, 1.3, &dev).unwrap().to_dtype(DType::F64).unwrap();
+            let wts = rng.normal(&[b, k, c, gh, gw], &dev).unwrap().to_dtype(DType::F64).unwrap();
+            let vi = Var::from_tensor(&img).unwrap();
+            let vb = Var::from_tensor(&boxes).unwrap();
+            let run = |f: fn(&Tensor, &Tensor, (usize, usize)) -> Result<Tensor>| {
+                let g = f(vi.as_tensor(), vb.as_tensor(), (gh, gw)).unwrap();
+                let grads = (&g * &wts).unwrap().sum_all().unwrap().backward().unwrap();
+                [tensor_f64(&g).unwrap(), tensor_f64(grads.get(vi.as_tensor()).unwrap()).unwrap(), tensor_f64(grads.get(vb.as_tensor()).unwrap()).unwrap()]
+            };
+            let (x, y) = (run(extract_glimpses), run(extract_glimpses_reference));
+            for (p, q) in x.iter().flatten().zip(y.iter().flatten()) {
+                proptest::prop_assert!((p - q).abs() <= 1e-9 * (1.0 + q.abs()), "{} vs {}", p, q);
+            }
+        }
     }
 }
