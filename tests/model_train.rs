@@ -180,3 +180,40 @@ fn early_stopping_moves_through_stages() {
     assert_eq!(stage1[0].stage_step, 1);
     assert!(dir.path().join("best/state.json").exists());
 }
+
+/// Scores `-min(stage_step, 4)`: improves until step 4, then flat.
+struct Plateau;
+
+impl train::Validator for Plateau {
+    fn validate(&mut self, tr: &Trainer) -> silot::Result<train::Validation> {
+        Ok(train::Validation {
+            score: -(tr.progress.stage_step.min(4) as f64),
+            loss: Default::default(),
+        })
+    }
+}
+
+#[test]
+fn custom_validator_drives_early_stopping() {
+    let mut cfg = smoke_cfg();
+    cfg.train.batch_size = 2;
+    cfg.train.n_frames = 2;
+    cfg.train.eval_every = 1;
+    cfg.train.patience = 2;
+    cfg.train.patience_start = 1;
+    cfg.train.n_stages = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TrainOptions {
+        steps: Some(30),
+        device: Device::Cpu,
+        progress: false,
+    };
+    let s =
+        train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();
+    assert!(s.finished);
+    assert_eq!(s.steps, 6);
+    assert_eq!(s.best_val, Some(-4.0));
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let scores: Vec<f64> = recs.iter().filter_map(|r| r.score).collect();
+    assert_eq!(scores, vec![-1.0, -2.0, -3.0, -4.0, -4.0, -4.0]);
+}

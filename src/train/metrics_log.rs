@@ -31,6 +31,9 @@ pub struct MetricsRecord {
     pub count_prior_log_odds: f64,
     /// Seconds since the run (or resume) started.
     pub time_s: f64,
+    /// Validation lines: the early-stopping score (lower is better).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
     /// Every loss term.
     #[serde(flatten)]
     pub loss: LossBreakdown,

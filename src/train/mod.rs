@@ -6,10 +6,11 @@
 //! keeps the latest checkpoint in `RUNDIR/checkpoint/` and the best one in `RUNDIR/best/`, and
 //! resumes from `RUNDIR` if it already holds a checkpoint.
 //!
-//! Validation (every `eval_every` steps on `n_val` fixed clips) scores the configured
-//! [`StopCriterion`](crate::model::config::StopCriterion) (reconstruction or total loss). The
-//! code's MNIST/Shapes criterion (`MOTA + prior MOTA`) needs ground truth and the evaluation
-//! module; it is not implemented here.
+//! Validation runs every `eval_every` steps through a [`Validator`]: [`run`] uses
+//! [`LossValidator`] (`n_val` fixed clips scored by the configured
+//! [`StopCriterion`](crate::model::config::StopCriterion), reconstruction or total loss — the
+//! code's Atari criterion). The code's MNIST/Shapes criterion (`MOTA + prior MOTA`) needs ground
+//! truth and the evaluation metrics; it plugs in through [`run_with_validator`].
 
 pub mod adam;
 pub mod checkpoint;
@@ -323,12 +324,87 @@ fn criterion(c: StopCriterion, l: &LossBreakdown) -> f64 {
     }
 }
 
-/// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
-/// checkpoint made with the same config.
+/// Result of one validation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Validation {
+    /// Early-stopping score, **lower is better** (negate maximised criteria such as MOTA).
+    pub score: f64,
+    /// Loss terms to log on the `val` line of `metrics.jsonl`.
+    pub loss: LossBreakdown,
+}
+
+/// Scores the model during training for early stopping and best-checkpoint selection.
+///
+/// [`run`] uses [`LossValidator`]; the code's MNIST/Shapes criterion (validation `MOTA +
+/// prior-MOTA`, reference §4.8) plugs in through [`run_with_validator`] with a validator that
+/// runs the evaluation metrics and returns `-(mota + prior_mota)` as the score.
+pub trait Validator {
+    /// Validate the trainer's current model.
+    fn validate(&mut self, trainer: &Trainer) -> Result<Validation>;
+}
+
+/// Validation by loss on fixed clips ([`StopCriterion`]: reconstruction or total loss).
+pub struct LossValidator {
+    /// The validation clips.
+    pub batches: Vec<ClipBatch>,
+    /// Which loss is the score.
+    pub criterion: StopCriterion,
+}
+
+impl LossValidator {
+    /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from `cfg.train.seed`
+    /// (full `n_frames`, the training crop).
+    pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
+        let t = &cfg.train;
+        let mut rng = SeededRng::new(mix_seed(t.seed, VAL_STREAM));
+        let mut batches = Vec::new();
+        let mut left = t.n_val;
+        while left > 0 {
+            let n = left.min(t.batch_size);
+            let spec = ClipSpec {
+                batch: n,
+                n_frames: t.n_frames,
+                crop: t.crop,
+            };
+            batches.push(source.next_batch(&spec, &mut rng)?);
+            left -= n;
+        }
+        Ok(Self {
+            batches,
+            criterion: t.stop_criterion,
+        })
+    }
+}
+
+impl Validator for LossValidator {
+    fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
+        let loss = trainer.validate(&self.batches)?;
+        Ok(Validation {
+            score: criterion(self.criterion, &loss),
+            loss,
+        })
+    }
+}
+
+/// Train on `source` with the loss-based [`LossValidator`]; see [`run_with_validator`].
 pub fn run(
     cfg: &RunConfig,
     out_dir: &Path,
     source: &mut dyn ClipSource,
+    opts: TrainOptions,
+) -> Result<TrainSummary> {
+    cfg.validate()?;
+    let mut validator = LossValidator::from_source(cfg, source)?;
+    run_with_validator(cfg, out_dir, source, &mut validator, opts)
+}
+
+/// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
+/// checkpoint made with the same config.
+pub fn run_with_validator(
+    cfg: &RunConfig,
+    out_dir: &Path,
+    source: &mut dyn ClipSource,
+    validator: &mut dyn Validator,
     opts: TrainOptions,
 ) -> Result<TrainSummary> {
     cfg.validate()?;
@@ -360,22 +436,6 @@ pub fn run(
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
     let mut log = MetricsLog::open(&out_dir.join("metrics.jsonl"))?;
-    // Fixed validation clips.
-    let mut val_rng = SeededRng::new(mix_seed(t.seed, VAL_STREAM));
-    let mut val = Vec::new();
-    let mut left = t.n_val;
-    while left > 0 {
-        let n = left.min(t.batch_size);
-        val.push(source.next_batch(
-            &ClipSpec {
-                batch: n,
-                n_frames: t.n_frames,
-                crop: t.crop,
-            },
-            &mut val_rng,
-        )?);
-        left -= n;
-    }
     let bar = (opts.progress && std::io::stderr().is_terminal()).then(|| {
         let b = indicatif::ProgressBar::new(max_steps);
         b.set_style(
@@ -416,6 +476,7 @@ pub fn run(
                 grad_norm: stats.grad_norm,
                 count_prior_log_odds: stats.count_prior_log_odds,
                 time_s: start.elapsed().as_secs_f64(),
+                score: None,
                 loss: stats.loss,
             })?;
         }
@@ -425,7 +486,7 @@ pub fn run(
         }
         let ss = trainer.progress.stage_step;
         if ss % t.eval_every == 0 {
-            let v = trainer.validate(&val)?;
+            let v = validator.validate(&trainer)?;
             log.write(&MetricsRecord {
                 kind: "val".into(),
                 step: gs,
@@ -436,12 +497,10 @@ pub fn run(
                 grad_norm: 0.0,
                 count_prior_log_odds: stats.count_prior_log_odds,
                 time_s: start.elapsed().as_secs_f64(),
-                loss: v,
+                score: Some(v.score),
+                loss: v.loss,
             })?;
-            let verdict = trainer
-                .progress
-                .early
-                .observe(ss, criterion(t.stop_criterion, &v));
+            let verdict = trainer.progress.early.observe(ss, v.score);
             if verdict.improved {
                 trainer.save(&best_dir)?;
             }
