@@ -1,7 +1,7 @@
 //! Discovery (paper §3.3, appendix B.1; reference §2.5, `ConvGridObjectLayer`).
 //!
 //! Bottom-up backbone features `v_bu` and top-down attention features `v_td` are fused by two
-//! 3×3 convolutions (`d_fuse`; the paper says a per-cell FC[100,100], the code uses convs — we
+//! 3×3 convolutions (`d_fuse`; the paper says a per-cell `FC[100,100]`, the code uses convs — we
 //! follow the code). Then, per grid cell, an autoregressive chain of heads where → glimpse →
 //! what → depth → pres, each a one-hidden-layer per-cell MLP (the code's 2-layer 1×1 convs, hidden
 //! width = input width) passing a passthrough feature vector along the chain.

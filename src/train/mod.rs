@@ -8,7 +8,7 @@
 //!
 //! Validation runs every `eval_every` steps through a [`Validator`]: [`run`] uses
 //! [`LossValidator`] (`n_val` fixed clips scored by the configured
-//! [`StopCriterion`](crate::model::config::StopCriterion), reconstruction or total loss — the
+//! [`StopCriterion`], reconstruction or total loss — the
 //! code's Atari criterion). The code's MNIST/Shapes criterion (`MOTA + prior MOTA`) needs ground
 //! truth and the evaluation metrics; it plugs in through [`run_with_validator`].
 
