@@ -135,4 +135,35 @@ mod tests {
             .unwrap();
         assert!(kl.iter().all(|v| v.abs() < 1e-5), "{kl:?}");
     }
+
+    #[test]
+    fn gradient_flows_only_through_q_and_matches_finite_differences() {
+        use candle_core::{Device, Var};
+        let dev = Device::Cpu;
+        let q0 = [0.3f64, 0.8, 0.1, 0.6];
+        let q = Var::new(&[q0], &dev).unwrap();
+        let o = Var::new(&[[0.9f64, 0.2, 0.7, 0.4]], &dev).unwrap();
+        let lo = -1.0;
+        let kl = count_prior_kl(q.as_tensor(), o.as_tensor(), lo).unwrap();
+        let g = kl.sum_all().unwrap().backward().unwrap();
+        assert!(
+            g.get(o.as_tensor()).is_none(),
+            "indicators carry no gradient"
+        );
+        let gq: Vec<f64> = g
+            .get(q.as_tensor())
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let r = rho(&[true, false, true, false], lo);
+        for i in 0..4 {
+            // d/dq [q log q − q log ρ + (1−q) log(1−q) − (1−q) log(1−ρ)] = log(q/(1−q)) − log(ρ/(1−ρ))
+            // (up to the 1e-9 offsets inside the safe logs).
+            let (qi, ri) = (q0[i], r[i]);
+            let want = (qi / (1.0 - qi)).ln() - (ri / (1.0 - ri)).ln();
+            assert!((gq[i] - want).abs() < 1e-6, "{i}: {} vs {want}", gq[i]);
+        }
+    }
 }
