@@ -2,7 +2,7 @@
 //! as `f64` values and build results in the input's dtype. The kernels compute in `f64` so the
 //! same code serves F32 training and F64 gradient checks.
 
-use candle_core::{CpuStorage, DType, Device, Layout, Result, Tensor, WithDType};
+use candle_core::{CpuStorage, DType, Device, Layout, Result, Storage, Tensor, WithDType};
 
 /// The contiguous values of a CPU storage as a slice of `T` (no copy).
 pub(crate) fn storage_slice<'a, T: WithDType>(s: &'a CpuStorage, l: &Layout) -> Result<&'a [T]> {
@@ -12,9 +12,28 @@ pub(crate) fn storage_slice<'a, T: WithDType>(s: &'a CpuStorage, l: &Layout) -> 
     Ok(&T::cpu_storage_as_slice(s)?[a..b])
 }
 
-/// All values of a tensor as `T` (its dtype), row-major; one copy, no conversion.
-pub(crate) fn host_values<T: WithDType>(t: &Tensor) -> Result<Vec<T>> {
-    t.to_device(&Device::Cpu)?.flatten_all()?.to_vec1::<T>()
+/// Runs `f` on the row-major host values of `t` (dtype `T`) without copying when `t` is a
+/// contiguous CPU tensor (otherwise on a contiguous host copy).
+pub(crate) fn with_values<T: WithDType, R>(
+    t: &Tensor,
+    f: impl FnOnce(&[T]) -> Result<R>,
+) -> Result<R> {
+    let t = t.to_device(&Device::Cpu)?.contiguous()?;
+    let (st, l) = t.storage_and_layout();
+    match &*st {
+        Storage::Cpu(cpu) => {
+            let (a, b) = l
+                .contiguous_offsets()
+                .ok_or_else(|| candle_core::Error::Msg("expected a contiguous tensor".into()))?;
+            f(&T::cpu_storage_as_slice(cpu)?[a..b])
+        }
+        _ => candle_core::bail!("expected a tensor in host memory"),
+    }
+}
+
+/// A tensor of `like`'s shape and device from values of dtype `T`.
+pub(crate) fn tensor_from_values<T: WithDType>(v: Vec<T>, like: &Tensor) -> Result<Tensor> {
+    Tensor::from_vec(v, like.shape(), &Device::Cpu)?.to_device(like.device())
 }
 
 /// A tensor of `like`'s shape, dtype `T` and device from f64 values.

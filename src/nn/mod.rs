@@ -4,8 +4,8 @@
 //! attention kernel.
 
 pub mod backbone;
-mod cpu;
 pub mod conv;
+mod cpu;
 pub mod dist;
 pub mod gru;
 pub mod kernel;

@@ -28,7 +28,10 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
-use super::cpu::{check_float, host_values, stencil, storage_slice, tensor_f64, tensor_from_f64};
+use super::cpu::{
+    check_float, stencil, storage_slice, tensor_f64, tensor_from_f64, tensor_from_values,
+    with_values,
+};
 
 /// How covering sprites are composited.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -312,7 +315,7 @@ fn backward_image<T: WithDType>(
     grad: &[T],
     d: &Dims,
     mode: RenderMode,
-    g_sp: &mut [f64],
+    g_sp: &mut [T],
     g_box: &mut [f64],
     g_bg: &mut [f64],
 ) {
@@ -364,11 +367,11 @@ fn backward_image<T: WithDType>(
         for &(o, wt, dwy, dwx) in &nb {
             let mut gpos =
                 ga * sp[d.c * plane + o].to_f64() + gimp * sp[(d.c + 1) * plane + o].to_f64();
-            gs[d.c * plane + o] += ga * wt;
-            gs[(d.c + 1) * plane + o] += gimp * wt;
+            gs[d.c * plane + o] += T::from_f64(ga * wt);
+            gs[(d.c + 1) * plane + o] += T::from_f64(gimp * wt);
             for ch in 0..d.c {
                 let gb = gv[ch] * s.alpha; // gradient wrt β_ch
-                gs[ch * plane + o] += gb * wt;
+                gs[ch * plane + o] += T::from_f64(gb * wt);
                 gpos += gb * (sp[ch * plane + o].to_f64() - bg[ch * hw + p].to_f64());
             }
             gsy += gpos * dwy;
@@ -510,34 +513,41 @@ fn backward_typed<T: WithDType>(
     d: &Dims,
     mode: RenderMode,
 ) -> Result<(Tensor, Tensor, Tensor)> {
-    let (sp, bgv) = (host_values::<T>(sprites)?, host_values::<T>(bg)?);
-    let (out, gr) = (host_values::<T>(res)?, host_values::<T>(grad)?);
     let bx = tensor_f64(boxes)?;
     let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
-    let mut g_sp = vec![0.0; d.b * sl];
+    let mut g_sp = vec![T::from_f64(0.0); d.b * sl];
     let mut g_box = vec![0.0; d.b * d.k * 4];
     let mut g_bg = vec![0.0; d.b * il];
-    g_sp.par_chunks_mut(sl)
-        .zip(g_box.par_chunks_mut(d.k * 4))
-        .zip(g_bg.par_chunks_mut(il))
-        .enumerate()
-        .for_each(|(b, ((gs, gb), gg))| {
-            let img = b * il..(b + 1) * il;
-            backward_image(
-                &sp[b * sl..(b + 1) * sl],
-                &bx[b * d.k * 4..(b + 1) * d.k * 4],
-                &bgv[img.clone()],
-                &out[img.clone()],
-                &gr[img],
-                d,
-                mode,
-                gs,
-                gb,
-                gg,
-            );
-        });
+    with_values::<T, _>(sprites, |sp| {
+        with_values::<T, _>(bg, |bgv| {
+            with_values::<T, _>(res, |out| {
+                with_values::<T, _>(grad, |gr| {
+                    g_sp.par_chunks_mut(sl)
+                        .zip(g_box.par_chunks_mut(d.k * 4))
+                        .zip(g_bg.par_chunks_mut(il))
+                        .enumerate()
+                        .for_each(|(b, ((gs, gb), gg))| {
+                            let img = b * il..(b + 1) * il;
+                            backward_image(
+                                &sp[b * sl..(b + 1) * sl],
+                                &bx[b * d.k * 4..(b + 1) * d.k * 4],
+                                &bgv[img.clone()],
+                                &out[img.clone()],
+                                &gr[img],
+                                d,
+                                mode,
+                                gs,
+                                gb,
+                                gg,
+                            );
+                        });
+                    Ok(())
+                })
+            })
+        })
+    })?;
     Ok((
-        tensor_from_f64::<T>(g_sp, sprites)?,
+        tensor_from_values(g_sp, sprites)?,
         tensor_from_f64::<T>(g_box, boxes)?,
         tensor_from_f64::<T>(g_bg, bg)?,
     ))

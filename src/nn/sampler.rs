@@ -17,7 +17,7 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
-use super::cpu::{check_float, host_values, stencil, storage_slice, tensor_f64, tensor_from_f64};
+use super::cpu::{check_float, stencil, storage_slice, tensor_f64, tensor_from_f64, with_values};
 
 /// Normalised output-grid coordinate `u(i) ∈ [−1, 1]` of glimpse row/column `i` of `len`.
 #[inline]
@@ -170,8 +170,10 @@ fn backward_typed<T: WithDType>(
     grad: &Tensor,
     d: Dims,
 ) -> Result<(Tensor, Tensor)> {
-    let (iv, gv) = (host_values::<T>(img)?, host_values::<T>(grad)?);
-    let (gi, gb) = backward_kernel(&iv, &tensor_f64(boxes)?, &gv, d);
+    let bv = tensor_f64(boxes)?;
+    let (gi, gb) = with_values::<T, _>(img, |iv| {
+        with_values::<T, _>(grad, |gv| Ok(backward_kernel(iv, &bv, gv, d)))
+    })?;
     Ok((
         tensor_from_f64::<T>(gi, img)?,
         tensor_from_f64::<T>(gb, boxes)?,
