@@ -25,10 +25,20 @@ fn step_shapes() {
     let (_vm, model) = Silot::build(&cfg.model, 1, DType::F32, &dev).unwrap();
     let clip = moving_squares(2, 3, 24, 24, 0);
     let frame = clip.narrow(1, 0, 1).unwrap().squeeze(1).unwrap();
-    let st = model.initial_state(2, 4, None, &dev).unwrap();
+    // Crop offsets in pixels (y, x) → abs_posn = centre + offset/anchor (anchor 12 px).
+    let offsets = Tensor::new(&[[0f32, 0.], [24., 6.]], &dev).unwrap();
+    let st = model.initial_state(2, 4, Some(&offsets), &dev).unwrap();
     let mut ctx = train_ctx(0);
     let out = model.step(&frame, None, &st, &mut ctx).unwrap();
     let o = &out.state.objects;
+    let shift = (&o.abs_posn - o.centre().unwrap())
+        .unwrap()
+        .to_vec3::<f32>()
+        .unwrap();
+    for k in 0..4 {
+        assert!(shift[0][k].iter().all(|v| v.abs() < 1e-6));
+        assert!((shift[1][k][0] - 2.0).abs() < 1e-6 && (shift[1][k][1] - 0.5).abs() < 1e-6);
+    }
     let (a, s) = (cfg.model.n_what, cfg.model.state_size());
     assert_eq!(out.reconstruction.dims(), &[2, 3, 24, 24]);
     assert_eq!(o.where_.dims(), &[2, 4, 4]);
