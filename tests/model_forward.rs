@@ -35,9 +35,9 @@ fn step_shapes() {
         .unwrap()
         .to_vec3::<f32>()
         .unwrap();
-    for k in 0..4 {
-        assert!(shift[0][k].iter().all(|v| v.abs() < 1e-6));
-        assert!((shift[1][k][0] - 2.0).abs() < 1e-6 && (shift[1][k][1] - 0.5).abs() < 1e-6);
+    for (s0, s1) in shift[0].iter().zip(&shift[1]) {
+        assert!(s0.iter().all(|v| v.abs() < 1e-6));
+        assert!((s1[0] - 2.0).abs() < 1e-6 && (s1[1] - 0.5).abs() < 1e-6);
     }
     let (a, s) = (cfg.model.n_what, cfg.model.state_size());
     assert_eq!(out.reconstruction.dims(), &[2, 3, 24, 24]);
