@@ -164,3 +164,29 @@ fn prior_mode_disables_discovery() {
         assert_eq!(out.objects[t].ids, out.objects[1].ids);
     }
 }
+
+#[test]
+fn softmax_render_mode_runs() {
+    let mut cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let clip = moving_squares(2, 2, 24, 24, 8);
+    let run = |cfg: &silot::model::ModelConfig| {
+        let (_vm, model) = Silot::build(cfg, 2, DType::F32, &dev).unwrap();
+        let st = model.initial_state(2, 4, None, &dev).unwrap();
+        let out = model
+            .run_clip(&clip, st, &mut StepCtx::eval(0), None)
+            .unwrap();
+        out.reconstructions[1]
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+    };
+    cfg.model.render = silot::model::config::RenderModeConfig::Softmax { temperature: 0.25 };
+    cfg.model.validate().unwrap();
+    let soft = run(&cfg.model);
+    assert!(soft
+        .iter()
+        .all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
+    assert!(soft.iter().any(|v| *v > 0.0));
+}

@@ -171,4 +171,39 @@ mod tests {
         assert_eq!(img[0][0], 0.0);
         assert_eq!(img[12][12], 0.0);
     }
+
+    #[test]
+    fn overlapping_sprites_code_vs_softmax() {
+        // Two sprites on the same box with different depths: the code's linear importance and the
+        // paper's softmax weigh them differently; both stay in [0, 1].
+        let dev = Device::Cpu;
+        let mut rng = SeededRng::new(3);
+        let mut o = Objects::null(1, 2, 6, 8, &dev).unwrap();
+        o.what = rng.normal(&[1, 2, 6], &dev).unwrap();
+        o.where_ = Tensor::new(&[[[0.5f32, 0.5, 0.5, 0.5], [0.5, 0.5, 0.5, 0.5]]], &dev).unwrap();
+        o.depth = Tensor::new(&[[[0.9f32], [0.1]]], &dev).unwrap();
+        o.pres = Tensor::ones((1, 2, 1), DType::F32, &dev).unwrap();
+        let bg = Tensor::zeros((1, 3, 24, 24), DType::F32, &dev).unwrap();
+        let mut cfg = tiny();
+        let vm = VarMap::new();
+        let code = SpriteDecoder::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        cfg.render = RenderModeConfig::Softmax { temperature: 0.25 };
+        let soft = SpriteDecoder::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        let a: Vec<f32> = code
+            .render(&o, &bg)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let b: Vec<f32> = soft
+            .render(&o, &bg)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        assert!(b.iter().all(|v| (0.0..=1.0).contains(v)));
+        assert!(a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-4));
+    }
 }
