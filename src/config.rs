@@ -100,6 +100,12 @@ pub struct EvalSection {
 pub struct ExperimentConfig {
     /// The environment.
     pub env: EnvSection,
+    /// SILOT model settings (experiments that train a model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<crate::model::config::ModelConfig>,
+    /// Training settings (with `[model]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train: Option<crate::model::config::TrainConfig>,
     /// Evaluation settings (defaults when absent).
     #[serde(default)]
     pub eval: EvalSection,
@@ -119,7 +125,22 @@ impl ExperimentConfig {
         };
         cfg.eval.metrics.validate().map_err(named)?;
         cfg.eval.conncomp.validate().map_err(named)?;
+        if cfg.model.is_some() || cfg.train.is_some() {
+            cfg.run_config(origin)?;
+        }
         Ok(cfg)
+    }
+
+    /// The `[model]` + `[train]` sections as a validated [`RunConfig`](crate::model::config::RunConfig);
+    /// an error if the experiment has no `[model]` section.
+    pub fn run_config(&self, origin: &str) -> Result<crate::model::config::RunConfig> {
+        let model = self.model.clone().ok_or_else(|| Error::Config {
+            path: origin.into(),
+            msg: format!("env `{}` has no [model] section: pick an experiment with one (scattered_mnist, scattered_shapes, space_invaders, asteroids, smoke) or add it", self.env.id),
+        })?;
+        let run = crate::model::config::RunConfig { model, train: self.train.clone().unwrap_or_default() };
+        run.validate().map_err(|e| Error::Config { path: origin.into(), msg: e.to_string() })?;
+        Ok(run)
     }
 
     /// Load a TOML file from disk.

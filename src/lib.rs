@@ -13,8 +13,13 @@ pub mod data;
 pub mod env;
 pub mod error;
 pub mod eval;
+pub mod model;
+pub mod nn;
+pub mod rng;
 pub mod track;
+pub mod train;
 pub mod util;
 pub mod viz;
 
 pub use error::{Error, Result};
+

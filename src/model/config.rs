@@ -1,0 +1,569 @@
+//! Model and training configuration (`[model]` / `[train]` sections of an experiment TOML).
+//!
+//! Defaults are the values the authors' code runs for Scattered MNIST (`conv_silot`, reference
+//! §1); the other experiments override a few keys (see `envs/*.toml`). Every struct denies
+//! unknown keys so a typo is an error, and `validate()` names the offending values.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Backbone cell size in pixels (fixed by the backbone's strides 3·2·2, reference §2.1).
+pub const CELL_SIZE: usize = 12;
+
+/// Rendering compositing rule.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RenderModeConfig {
+    /// What the authors' code does (reference §2.8): linear importance, alpha blending over the
+    /// background, single-sprite shortcut. The default.
+    #[default]
+    Code,
+    /// The paper's formula `Σ β'α' e^{γ'/λ} / Σ e^{γ'/λ}` with this temperature λ.
+    Softmax {
+        /// Temperature λ of the exponential importance.
+        temperature: f64,
+    },
+}
+
+/// A Normal prior `N(mean, std)`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NormalPrior {
+    /// Mean.
+    pub mean: f64,
+    /// Standard deviation (> 0).
+    pub std: f64,
+}
+
+impl NormalPrior {
+    const fn new(mean: f64, std: f64) -> Self {
+        Self { mean, std }
+    }
+}
+
+/// `log(0.1/0.9)`: the static prior mean of size logits (sizes ≈ 0.1 anchor).
+pub const SIZE_LOGIT_PRIOR_MEAN: f64 = -2.197_224_577_336_219_6;
+
+/// Static priors of reference §1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PriorsConfig {
+    /// Discovery `cell_y/x_logit` prior, N(0, 1).
+    pub cell_yx: NormalPrior,
+    /// Discovery `height/width_logit` prior, N(−2.197, 0.5).
+    pub hw: NormalPrior,
+    /// Discovery `what` prior per dim, N(0, 1).
+    pub what: NormalPrior,
+    /// Discovery `z_logit` (depth) prior, N(0, 1).
+    pub depth: NormalPrior,
+    /// Propagation `d_yt/d_xt_logit` prior, N(0, 0.3).
+    pub prop_d_yx: NormalPrior,
+    /// Propagation **absolute** `ys/xs_logit` prior, N(−2.197, 0.5) (reference §10.4; the paper
+    /// table says N(0, 0.3) on the update).
+    pub prop_hw: NormalPrior,
+    /// Propagation `d_what` prior per dim, N(0, 0.4).
+    pub prop_d_what: NormalPrior,
+    /// Propagation `d_z_logit` prior, N(0, 1).
+    pub prop_d_depth: NormalPrior,
+}
+
+impl Default for PriorsConfig {
+    fn default() -> Self {
+        Self {
+            cell_yx: NormalPrior::new(0.0, 1.0),
+            hw: NormalPrior::new(SIZE_LOGIT_PRIOR_MEAN, 0.5),
+            what: NormalPrior::new(0.0, 1.0),
+            depth: NormalPrior::new(0.0, 1.0),
+            prop_d_yx: NormalPrior::new(0.0, 0.3),
+            prop_hw: NormalPrior::new(SIZE_LOGIT_PRIOR_MEAN, 0.5),
+            prop_d_what: NormalPrior::new(0.0, 0.4),
+            prop_d_depth: NormalPrior::new(0.0, 1.0),
+        }
+    }
+}
+
+/// SILOT architecture and latent-variable settings (reference §1, §5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelConfig {
+    /// Training frame size `[H, W]` in pixels (after any random crop). Default `[48, 48]`.
+    pub image_size: [usize; 2],
+    /// Anchor box `[a_h, a_w]` in pixels: the unit of all object geometry. Default `[48, 48]`.
+    pub anchor: [f64; 2],
+    /// Object (glimpse and sprite) size `[h_o, w_o]` in pixels. Default `[14, 14]`.
+    pub object_size: [usize; 2],
+    /// Number of object slots K in training. Default 16.
+    pub n_objects: usize,
+    /// Number of object slots at evaluation (Atari: 128). Default: same as `n_objects`.
+    pub n_objects_eval: Option<usize>,
+    /// `what` dimension A. Default 64.
+    pub n_what: usize,
+    /// `n_hidden`; the GRU state has `2·n_hidden` units. Default 64.
+    pub n_hidden: usize,
+    /// Backbone output channels (code: 64, paper: 128). Default 64.
+    pub n_backbone_features: usize,
+    /// Passthrough features between the discovery heads. Default 64.
+    pub n_passthrough_features: usize,
+    /// Glimpse encoder hidden sizes (`d_obj`, `p_bu`, `p_obj`). Default `[256, 128]`.
+    pub glimpse_encoder: Vec<usize>,
+    /// Sprite decoder `r_obj` hidden sizes. Default `[128, 256]`.
+    pub sprite_decoder: Vec<usize>,
+    /// Hidden sizes of the propagation MLPs (`p_glimpse`, `p_where`, `p_what`, ...). Default
+    /// `[100, 100]`.
+    pub prop_mlp: Vec<usize>,
+    /// Hidden sizes of the attention MLPs (`d_spatial`, `p_td`, `p_spatial`). Default `[64, 64]`.
+    pub attention_mlp: Vec<usize>,
+    /// Colour logit scale σ^β. Default 2.0.
+    pub colour_logit_scale: f64,
+    /// Colour logit bias μ^β. Default 0.0.
+    pub colour_logit_bias: f64,
+    /// Alpha logit scale σ^ξ. Default 0.1.
+    pub alpha_logit_scale: f64,
+    /// Alpha logit bias μ^ξ. Default 5.0.
+    pub alpha_logit_bias: f64,
+    /// Spatial attention kernel std in anchor units. Default 0.1 (Shapes 0.15).
+    pub attention_std: f64,
+    /// Propagation without object interaction (MNIST, Atari: true; Shapes: false).
+    pub independent_prop: bool,
+    /// Sample latents at evaluation (MNIST: true; Shapes, Atari: false).
+    pub eval_noisy: bool,
+    /// Compositing rule of the renderer.
+    pub render: RenderModeConfig,
+    /// Importance temperature λ of the code renderer. Default 0.25.
+    pub importance_temp: f64,
+    /// Range of the discovery cell offset `[min_yx, max_yx]`. Default `[-0.5, 1.5]`.
+    pub yx_range: [f64; 2],
+    /// Range of object sizes in anchor units `[min_hw, max_hw]`. Default `[0, 1]`.
+    pub hw_range: [f64; 2],
+    /// Largest propagation move per frame in anchor units. Default 1.0.
+    pub where_t_scale: f64,
+    /// Pres logit temperature. Default 1.0.
+    pub obj_temp: f64,
+    /// Concrete (logistic noise) temperature. Default 1.0.
+    pub obj_concrete_temp: f64,
+    /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
+    pub discovery_dropout: f64,
+    /// Train a learned prior (the prior propagation module). Default true.
+    pub learn_prior: bool,
+    /// Static priors.
+    pub priors: PriorsConfig,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        Self {
+            image_size: [48, 48],
+            anchor: [48.0, 48.0],
+            object_size: [14, 14],
+            n_objects: 16,
+            n_objects_eval: None,
+            n_what: 64,
+            n_hidden: 64,
+            n_backbone_features: 64,
+            n_passthrough_features: 64,
+            glimpse_encoder: vec![256, 128],
+            sprite_decoder: vec![128, 256],
+            prop_mlp: vec![100, 100],
+            attention_mlp: vec![64, 64],
+            colour_logit_scale: 2.0,
+            colour_logit_bias: 0.0,
+            alpha_logit_scale: 0.1,
+            alpha_logit_bias: 5.0,
+            attention_std: 0.1,
+            independent_prop: true,
+            eval_noisy: true,
+            render: RenderModeConfig::Code,
+            importance_temp: 0.25,
+            yx_range: [-0.5, 1.5],
+            hw_range: [0.0, 1.0],
+            where_t_scale: 1.0,
+            obj_temp: 1.0,
+            obj_concrete_temp: 1.0,
+            discovery_dropout: 0.5,
+            learn_prior: true,
+            priors: PriorsConfig::default(),
+        }
+    }
+}
+
+fn bad(key: &str, msg: String) -> Error {
+    Error::Config {
+        path: "[model]/[train]".into(),
+        msg: format!("`{key}`: {msg}"),
+    }
+}
+
+fn check_positive(key: &str, v: f64) -> Result<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(key, format!("must be a finite number > 0, got {v}")))
+    }
+}
+
+impl ModelConfig {
+    /// GRU state size `2·n_hidden`.
+    pub fn state_size(&self) -> usize {
+        2 * self.n_hidden
+    }
+
+    /// K at evaluation.
+    pub fn eval_objects(&self) -> usize {
+        self.n_objects_eval.unwrap_or(self.n_objects)
+    }
+
+    /// Grid size `(H, W)` in cells for a frame of `image` pixels: `ceil(L/12)` per dim.
+    pub fn grid_size(image: [usize; 2]) -> [usize; 2] {
+        [image[0].div_ceil(CELL_SIZE), image[1].div_ceil(CELL_SIZE)]
+    }
+
+    /// Check every value; the error names the key, the value and the valid range.
+    pub fn validate(&self) -> Result<()> {
+        let [h, w] = self.image_size;
+        if h < CELL_SIZE || w < CELL_SIZE {
+            return Err(bad(
+                "image_size",
+                format!("{h}x{w} is smaller than one {CELL_SIZE}-px backbone cell; use at least {CELL_SIZE}x{CELL_SIZE}"),
+            ));
+        }
+        if self.n_objects < 1 {
+            return Err(bad("n_objects", "K must be >= 1".into()));
+        }
+        if self.n_objects_eval == Some(0) {
+            return Err(bad("n_objects_eval", "K at evaluation must be >= 1".into()));
+        }
+        let [oh, ow] = self.object_size;
+        if oh < 2 || ow < 2 {
+            return Err(bad(
+                "object_size",
+                format!("{oh}x{ow}: glimpses need at least 2x2 pixels (corner-aligned sampling)"),
+            ));
+        }
+        for (k, v) in [("n_what", self.n_what), ("n_hidden", self.n_hidden)]
+            .into_iter()
+            .chain([
+                ("n_backbone_features", self.n_backbone_features),
+                ("n_passthrough_features", self.n_passthrough_features),
+            ])
+        {
+            if v == 0 {
+                return Err(bad(k, "must be >= 1".into()));
+            }
+        }
+        for (k, v) in [
+            ("glimpse_encoder", &self.glimpse_encoder),
+            ("sprite_decoder", &self.sprite_decoder),
+            ("prop_mlp", &self.prop_mlp),
+            ("attention_mlp", &self.attention_mlp),
+        ] {
+            if v.contains(&0) {
+                return Err(bad(k, format!("hidden sizes must be >= 1, got {v:?}")));
+            }
+        }
+        check_positive("anchor[0]", self.anchor[0])?;
+        check_positive("anchor[1]", self.anchor[1])?;
+        check_positive("attention_std", self.attention_std)?;
+        check_positive("importance_temp", self.importance_temp)?;
+        check_positive("obj_temp", self.obj_temp)?;
+        check_positive("obj_concrete_temp", self.obj_concrete_temp)?;
+        check_positive("where_t_scale", self.where_t_scale)?;
+        check_positive("colour_logit_scale", self.colour_logit_scale)?;
+        check_positive("alpha_logit_scale", self.alpha_logit_scale)?;
+        if let RenderModeConfig::Softmax { temperature } = self.render {
+            check_positive("render.temperature", temperature)?;
+        }
+        if !(0.0..1.0).contains(&self.discovery_dropout) {
+            return Err(bad(
+                "discovery_dropout",
+                format!("{} must be in [0, 1)", self.discovery_dropout),
+            ));
+        }
+        if self.yx_range[0] >= self.yx_range[1] || self.hw_range[0] >= self.hw_range[1] {
+            return Err(bad(
+                "yx_range/hw_range",
+                format!(
+                    "need min < max, got {:?} / {:?}",
+                    self.yx_range, self.hw_range
+                ),
+            ));
+        }
+        let p = &self.priors;
+        for (k, pr) in [
+            ("priors.cell_yx", p.cell_yx),
+            ("priors.hw", p.hw),
+            ("priors.what", p.what),
+            ("priors.depth", p.depth),
+            ("priors.prop_d_yx", p.prop_d_yx),
+            ("priors.prop_hw", p.prop_hw),
+            ("priors.prop_d_what", p.prop_d_what),
+            ("priors.prop_d_depth", p.prop_d_depth),
+        ] {
+            check_positive(&format!("{k}.std"), pr.std)?;
+            if !pr.mean.is_finite() {
+                return Err(bad(k, format!("mean must be finite, got {}", pr.mean)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Criterion for early stopping and best-checkpoint selection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StopCriterion {
+    /// Minimise the validation reconstruction loss (the code's Atari criterion).
+    #[default]
+    ReconstructionLoss,
+    /// Minimise the validation total loss.
+    TotalLoss,
+}
+
+/// Training schedule, optimiser and bookkeeping (reference §4.6–§4.8).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Clips per batch. Default 16.
+    pub batch_size: usize,
+    /// Frames per clip T. Default 8.
+    pub n_frames: usize,
+    /// Random crop `[H, W]` of every clip (same window for all frames); `None` = full frames.
+    pub crop: Option<[usize; 2]>,
+    /// Adam learning rate of stage 1. Default 1e-4.
+    pub lr: f64,
+    /// Learning rate divisor between stages. Default 3.
+    pub lr_stage_divisor: f64,
+    /// Global-norm gradient clip. Default 10.
+    pub max_grad_norm: f64,
+    /// Frames curriculum step `N_curric`: `T_dyn = min(2 + 2·floor(t/N_curric), T)`. Default 40 000.
+    pub n_curric: u64,
+    /// Frames at the start of the curriculum. Default 2.
+    pub initial_n_frames: usize,
+    /// Frames added per curriculum step. Default 2.
+    pub n_frames_scale: usize,
+    /// Early-stopping patience in steps. Default 30 000.
+    pub patience: u64,
+    /// Stage-1 step before which validations are ineligible and early stopping cannot trigger.
+    /// Default 160 000 (stages 2 and 3 use 1, reference §4.8).
+    pub patience_start: u64,
+    /// Number of curriculum stages (reference: 3). Default 3.
+    pub n_stages: usize,
+    /// Validate every this many steps. Default 5000.
+    pub eval_every: u64,
+    /// Validation clips. Default 128.
+    pub n_val: usize,
+    /// Stopping criterion.
+    pub stop_criterion: StopCriterion,
+    /// Hard cap on total training steps over all stages. Default 1 000 000.
+    pub steps: u64,
+    /// Write a metrics line every this many steps. Default 100.
+    pub log_every: u64,
+    /// Write a checkpoint every this many steps. Default 5000.
+    pub checkpoint_every: u64,
+    /// Seed of parameter init, clip sampling and all noise.
+    pub seed: u64,
+    /// Add gradient noise `σ_g(t) = scale·0.1^{t/1000}` in stage 1 (reference §4.7).
+    pub gradient_noise: bool,
+    /// Gradient noise scale. Default 0.001.
+    pub gradient_noise_scale: f64,
+    /// Stop-gradient "training wheels" duration in steps (stage 1). Default 1000.
+    pub training_wheels_steps: u64,
+    /// Count prior schedule `v(t) = (initial − final)·rate^{t/decay_steps} + final`; log-odds
+    /// `log(v + 1e-6)`. Default initial 1e6.
+    pub count_prior_initial: f64,
+    /// Default final 0.0125.
+    pub count_prior_final: f64,
+    /// Default 1000.
+    pub count_prior_decay_steps: f64,
+    /// Default 0.1.
+    pub count_prior_decay_rate: f64,
+    /// Constant count-prior log-odds of stages 2 and 3. The code reuses 0.0125 as log-odds there
+    /// (p ≈ 0.503, reference §4.4 "surprise"); reproduced here as the default.
+    pub later_stage_count_prior_log_odds: f64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        Self {
+            batch_size: 16,
+            n_frames: 8,
+            crop: None,
+            lr: 1e-4,
+            lr_stage_divisor: 3.0,
+            max_grad_norm: 10.0,
+            n_curric: 40_000,
+            initial_n_frames: 2,
+            n_frames_scale: 2,
+            patience: 30_000,
+            patience_start: 160_000,
+            n_stages: 3,
+            eval_every: 5000,
+            n_val: 128,
+            stop_criterion: StopCriterion::ReconstructionLoss,
+            steps: 1_000_000,
+            log_every: 100,
+            checkpoint_every: 5000,
+            seed: 0,
+            gradient_noise: true,
+            gradient_noise_scale: 0.001,
+            training_wheels_steps: 1000,
+            count_prior_initial: 1e6,
+            count_prior_final: 0.0125,
+            count_prior_decay_steps: 1000.0,
+            count_prior_decay_rate: 0.1,
+            later_stage_count_prior_log_odds: 0.0125,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Check every value against itself and the model config.
+    pub fn validate(&self, model: &ModelConfig) -> Result<()> {
+        let nonzero = [
+            ("batch_size", self.batch_size as u64),
+            ("n_frames", self.n_frames as u64),
+            ("n_curric", self.n_curric),
+            ("initial_n_frames", self.initial_n_frames as u64),
+            ("n_stages", self.n_stages as u64),
+            ("eval_every", self.eval_every),
+            ("n_val", self.n_val as u64),
+            ("log_every", self.log_every),
+            ("checkpoint_every", self.checkpoint_every),
+        ];
+        for (k, v) in nonzero {
+            if v == 0 {
+                return Err(bad(k, "must be >= 1".into()));
+            }
+        }
+        check_positive("lr", self.lr)?;
+        check_positive("lr_stage_divisor", self.lr_stage_divisor)?;
+        check_positive("max_grad_norm", self.max_grad_norm)?;
+        check_positive("count_prior_decay_steps", self.count_prior_decay_steps)?;
+        if self.count_prior_initial.is_nan()
+            || self.count_prior_final.is_nan()
+            || self.count_prior_initial < 0.0
+            || self.count_prior_final < 0.0
+        {
+            return Err(bad(
+                "count_prior_initial/final",
+                "must be >= 0 (they are odds, log is taken)".into(),
+            ));
+        }
+        if self.gradient_noise_scale.is_nan() || self.gradient_noise_scale < 0.0 {
+            return Err(bad("gradient_noise_scale", "must be >= 0".into()));
+        }
+        if let Some([ch, cw]) = self.crop {
+            if ch != model.image_size[0] || cw != model.image_size[1] {
+                return Err(bad(
+                    "crop",
+                    format!(
+                        "{ch}x{cw} must equal model.image_size {:?} (the model trains on the crops)",
+                        model.image_size
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `[model]` and `[train]` sections of an experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// Model settings.
+    #[serde(default)]
+    pub model: ModelConfig,
+    /// Training settings.
+    #[serde(default)]
+    pub train: TrainConfig,
+}
+
+impl RunConfig {
+    /// Parse TOML text; `origin` names the file in errors.
+    ///
+    /// The text may be a whole experiment file: its `[env]` and `[eval]` tables are accepted and
+    /// ignored here (see [`crate::config::ExperimentConfig`] for those).
+    pub fn from_toml(text: &str, origin: &str) -> Result<Self> {
+        /// A whole experiment file, keeping only the model's sections.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct FileView {
+            #[serde(default)]
+            model: ModelConfig,
+            #[serde(default)]
+            train: TrainConfig,
+            #[serde(default)]
+            #[allow(dead_code)]
+            env: Option<toml::Value>,
+            #[serde(default)]
+            #[allow(dead_code)]
+            eval: Option<toml::Value>,
+        }
+        let view: FileView = toml::from_str(text).map_err(|e| Error::Config {
+            path: origin.into(),
+            msg: e.to_string(),
+        })?;
+        let cfg = RunConfig { model: view.model, train: view.train };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Serialise to TOML (the resolved copy written into run directories).
+    pub fn to_toml(&self) -> Result<String> {
+        toml::to_string(self).map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
+    }
+
+    /// Validate both sections.
+    pub fn validate(&self) -> Result<()> {
+        self.model.validate()?;
+        self.train.validate(&self.model)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validate_and_round_trip() {
+        let cfg = RunConfig::default();
+        cfg.validate().unwrap();
+        let text = cfg.to_toml().unwrap();
+        let back = RunConfig::from_toml(&text, "x").unwrap();
+        assert_eq!(cfg, back);
+    }
+
+    #[test]
+    fn errors_name_the_value() {
+        let mut cfg = RunConfig::default();
+        cfg.model.n_objects = 0;
+        let e = cfg.validate().unwrap_err().to_string();
+        assert!(e.contains("n_objects"), "{e}");
+        let mut cfg = RunConfig::default();
+        cfg.model.image_size = [8, 48];
+        let e = cfg.validate().unwrap_err().to_string();
+        assert!(e.contains("8x48"), "{e}");
+        let e = RunConfig::from_toml("[model]\nbogus = 1\n", "f.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bogus") && e.contains("f.toml"), "{e}");
+        let mut cfg = RunConfig::default();
+        cfg.train.crop = Some([60, 60]);
+        assert!(cfg.validate().unwrap_err().to_string().contains("60x60"));
+    }
+
+    #[test]
+    fn render_mode_toml() {
+        let cfg = RunConfig::from_toml(
+            "[model]\nrender = { mode = \"softmax\", temperature = 0.5 }\n",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(
+            cfg.model.render,
+            RenderModeConfig::Softmax { temperature: 0.5 }
+        );
+        assert_eq!(ModelConfig::grid_size([195, 160]), [17, 14]);
+    }
+}

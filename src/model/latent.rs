@@ -1,0 +1,166 @@
+//! Sampling of the latent variables (reparameterised Normals, binary-concrete presence) and the
+//! stop-gradient "training wheels" (reference §2.3, §2.5, §4.6).
+
+use candle_core::{Result, Tensor};
+
+use crate::nn::dist::std_from_logit;
+use crate::rng::SeededRng;
+
+/// A Normal latent: the distribution and the sample taken from it.
+#[derive(Debug, Clone)]
+pub struct NormalLatent {
+    /// Mean, any shape.
+    pub mean: Tensor,
+    /// Standard deviation, same shape.
+    pub std: Tensor,
+    /// Sample, same shape.
+    pub sample: Tensor,
+}
+
+/// A binary-concrete presence latent.
+#[derive(Debug, Clone)]
+pub struct PresLatent {
+    /// Clipped log-odds `λ = clip(ℓ/obj_temp, −10, 10)`.
+    pub log_odds: Tensor,
+    /// Pre-sigmoid sample `s` (`= λ` when not noisy).
+    pub pre_sigmoid: Tensor,
+    /// `σ(s)`.
+    pub value: Tensor,
+}
+
+/// The noise source and switches of one forward pass.
+pub struct LatentSampler<'a> {
+    /// All noise comes from here (host-side seeded RNG).
+    pub rng: &'a mut SeededRng,
+    /// Sample latents (training, or evaluation with `eval_noisy`); otherwise use the means.
+    pub noisy: bool,
+    /// Stop-gradient training wheels active (reference §4.6).
+    pub wheels: bool,
+    /// Pres logit temperature.
+    pub obj_temp: f64,
+    /// Concrete temperature.
+    pub concrete_temp: f64,
+}
+
+/// `σ(clip(x, −10, 10))`.
+pub fn sigmoid10(x: &Tensor) -> Result<Tensor> {
+    candle_nn::ops::sigmoid(&x.clamp(-10f64, 10f64)?)
+}
+
+impl LatentSampler<'_> {
+    /// `x ← stopgrad(x)` while the training wheels are on.
+    pub fn wheel(&self, x: Tensor) -> Tensor {
+        if self.wheels {
+            x.detach()
+        } else {
+            x
+        }
+    }
+
+    /// Standard-normal noise shaped like `like` (drawn even when not noisy would be wasteful, so
+    /// only drawn when noisy).
+    fn eps(&mut self, like: &Tensor) -> Result<Tensor> {
+        self.rng
+            .normal(like.dims(), like.device())?
+            .to_dtype(like.dtype())
+    }
+
+    /// `N(mean, std(ℓ))` with `std(ℓ) = 2σ(clip10(ℓ))`. When not noisy the sample is the mean
+    /// (the code multiplies the std by 0 there; we keep the std for the KL so it stays finite).
+    pub fn normal(&mut self, mean: Tensor, std_logit: &Tensor) -> Result<NormalLatent> {
+        let std = std_from_logit(std_logit)?;
+        self.normal_std(mean, std)
+    }
+
+    /// `N(mean, std)` with an explicit std.
+    pub fn normal_std(&mut self, mean: Tensor, std: Tensor) -> Result<NormalLatent> {
+        let sample = if self.noisy {
+            (&mean + std.mul(&self.eps(&mean)?)?)?
+        } else {
+            mean.clone()
+        };
+        Ok(NormalLatent { mean, std, sample })
+    }
+
+    /// Presence from a logit: `λ = clip(ℓ/obj_temp, ±10)`; noisy:
+    /// `s = (λ + log(u+1e-9) − log(1−u+1e-9))/concrete_temp`, else `s = λ`; value `σ(s)`.
+    pub fn pres(&mut self, logit: &Tensor) -> Result<PresLatent> {
+        let log_odds = logit
+            .affine(1.0 / self.obj_temp, 0.0)?
+            .clamp(-10f64, 10f64)?;
+        let pre_sigmoid = if self.noisy {
+            let u = self
+                .rng
+                .uniform(logit.dims(), 0.0, 1.0, logit.device())?
+                .to_dtype(logit.dtype())?;
+            let noise = (u.affine(1.0, 1e-9)?.log()? - u.affine(-1.0, 1.0 + 1e-9)?.log()?)?;
+            (&log_odds + noise)?.affine(1.0 / self.concrete_temp, 0.0)?
+        } else {
+            log_odds.clone()
+        };
+        let value = candle_nn::ops::sigmoid(&pre_sigmoid)?;
+        Ok(PresLatent {
+            log_odds,
+            pre_sigmoid,
+            value,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::{Device, Var};
+
+    #[test]
+    fn deterministic_when_not_noisy_and_wheels_cut_gradient() {
+        let dev = Device::Cpu;
+        let mut rng = SeededRng::new(0);
+        let mean = Var::new(&[0.3f32, -0.2], &dev).unwrap();
+        let mut s = LatentSampler {
+            rng: &mut rng,
+            noisy: false,
+            wheels: true,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        };
+        let l = s
+            .normal(
+                s.wheel(mean.as_tensor().clone()),
+                &Tensor::zeros(2, candle_core::DType::F32, &dev).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(l.sample.to_vec1::<f32>().unwrap(), vec![0.3, -0.2]);
+        assert_eq!(l.std.to_vec1::<f32>().unwrap(), vec![1.0, 1.0]);
+        let g = l.sample.sum_all().unwrap().backward().unwrap();
+        assert!(g.get(mean.as_tensor()).is_none());
+        let p = s
+            .pres(&Tensor::new(&[20.0f32, 0.0], &dev).unwrap())
+            .unwrap();
+        assert_eq!(p.log_odds.to_vec1::<f32>().unwrap(), vec![10.0, 0.0]);
+        assert!((p.value.to_vec1::<f32>().unwrap()[1] - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn noisy_pres_is_logistic() {
+        // Mean of σ(λ + L) over logistic noise L with λ = 0 is 0.5; fraction of s > 0 ≈ 0.5.
+        let dev = Device::Cpu;
+        let mut rng = SeededRng::new(1);
+        let mut s = LatentSampler {
+            rng: &mut rng,
+            noisy: true,
+            wheels: false,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        };
+        let p = s
+            .pres(&Tensor::zeros(20000, candle_core::DType::F32, &dev).unwrap())
+            .unwrap();
+        let v = p.pre_sigmoid.to_vec1::<f32>().unwrap();
+        let pos = v.iter().filter(|&&x| x > 0.0).count() as f64 / v.len() as f64;
+        assert!((pos - 0.5).abs() < 0.02, "{pos}");
+        // Logistic variance π²/3 ≈ 3.29.
+        let var = v.iter().map(|x| (*x as f64).powi(2)).sum::<f64>() / v.len() as f64;
+        assert!((var - 3.29).abs() < 0.2, "{var}");
+    }
+}

@@ -1,0 +1,458 @@
+//! The SILOT model: one timestep for a batch of independent streams ([`Silot::step`]) and the
+//! clip loop ([`Silot::run_clip`]) that training, offline evaluation and online observation all
+//! go through (paper §3.1; reference §2 outline).
+//!
+//! Order inside a timestep: propagation (posterior) and learned-prior propagation of the previous
+//! selected objects → (prior mode: prior replaces posterior) → discovery attention from the
+//! propagated objects to the grid → fuse + discovery heads → discovery dropout → top-K selection
+//! with stable slots → rendering → loss terms on the full (pre-selection) sets.
+
+use candle_core::{DType, Device, Result, Tensor, D};
+use candle_nn::{Init, VarBuilder, VarMap};
+
+use super::attention::{DiscoveryAttention, PropagationAttention};
+use super::config::ModelConfig;
+use super::count_prior::count_prior_kl;
+use super::decoder::SpriteDecoder;
+use super::discovery::{cell_centres, Discovery, DiscoveryOut};
+use super::latent::LatentSampler;
+use super::loss::{kl_static, mean_sum, pres_weighted, reconstruction, LossTerms};
+use super::objects::Objects;
+use super::prior::LearnedPrior;
+use super::propagation::{PropagationLayer, PropagationOut};
+use super::selection::{mask_pres, select};
+use crate::nn::backbone::Backbone;
+use crate::rng::{seeded_var_builder, SeededRng};
+
+/// Everything carried from one timestep to the next, per stream.
+#[derive(Debug, Clone)]
+pub struct CarriedState {
+    /// `(B, K, ...)` the selected objects of the previous step (the null set at the start).
+    pub objects: Objects,
+    /// Per stream: the next fresh object id.
+    pub next_id: Vec<u64>,
+    /// Timestep index of the next frame (0 at the start of a stream).
+    pub t: usize,
+    /// `(B, 2)` crop offset of each stream's frames in anchor units (for `abs_posn`).
+    pub offset: Tensor,
+}
+
+impl CarriedState {
+    /// Detach all tensors (evaluation / online use; keeps memory bounded).
+    pub fn detach(&self) -> CarriedState {
+        CarriedState {
+            objects: self.objects.detach(),
+            next_id: self.next_id.clone(),
+            t: self.t,
+            offset: self.offset.detach(),
+        }
+    }
+}
+
+/// Noise and switches of a forward pass.
+#[derive(Debug)]
+pub struct StepCtx {
+    /// Source of all noise (latent samples, discovery dropout).
+    pub rng: SeededRng,
+    /// Training mode: sample latents, discovery dropout for `t > 0`.
+    pub training: bool,
+    /// Stop-gradient training wheels on (reference §4.6).
+    pub training_wheels: bool,
+    /// Count-prior log-odds for this update (reference §4.4 schedule).
+    pub count_prior_log_odds: f64,
+    /// Prior mode (reference §2.4): from this timestep on, the learned prior replaces the
+    /// posterior and discovery is disabled. `None` normally.
+    pub prior_start: Option<usize>,
+    /// Compute the loss terms (off for pure inference).
+    pub compute_loss: bool,
+}
+
+impl StepCtx {
+    /// Evaluation context: no dropout, no wheels, losses computed with the final count prior.
+    pub fn eval(seed: u64) -> Self {
+        Self {
+            rng: SeededRng::new(seed),
+            training: false,
+            training_wheels: false,
+            count_prior_log_odds: (0.0125f64 + 1e-6).ln(),
+            prior_start: None,
+            compute_loss: true,
+        }
+    }
+}
+
+/// Result of one timestep.
+#[derive(Debug, Clone)]
+pub struct StepOutput {
+    /// State for the next step; `state.objects` are this step's selected objects.
+    pub state: CarriedState,
+    /// `(B, 3, H, W)` rendered frame x̂_t.
+    pub reconstruction: Tensor,
+    /// Loss terms of this step (zeros when `compute_loss` is off).
+    pub losses: LossTerms,
+}
+
+/// Result of a clip.
+#[derive(Debug, Clone)]
+pub struct ClipOutput {
+    /// Final state.
+    pub state: CarriedState,
+    /// Per frame `(B, 3, H, W)` reconstructions.
+    pub reconstructions: Vec<Tensor>,
+    /// Per frame selected objects `(B, K, ...)` with ids and `is_new`.
+    pub objects: Vec<Objects>,
+    /// Loss terms summed over frames.
+    pub losses: LossTerms,
+}
+
+/// The SILOT model.
+#[derive(Debug, Clone)]
+pub struct Silot {
+    backbone: Backbone,
+    disc_attention: DiscoveryAttention,
+    prop_attention: PropagationAttention,
+    discovery: Discovery,
+    propagation: PropagationLayer,
+    prior: Option<LearnedPrior>,
+    decoder: SpriteDecoder,
+    init_state: Tensor,
+    cfg: ModelConfig,
+}
+
+impl Silot {
+    /// Build every network under `vb` (paths: `backbone`, `disc_attention`, `prop_attention`,
+    /// `discovery`, `propagation`, `prior`, `decoder`, `init_state`).
+    pub fn new(vb: VarBuilder, cfg: &ModelConfig) -> Result<Self> {
+        let feat = 6 + cfg.n_what + cfg.state_size();
+        let u = cfg.n_backbone_features;
+        Ok(Self {
+            backbone: Backbone::new(vb.pp("backbone"), u)?,
+            disc_attention: DiscoveryAttention::new(
+                vb.pp("disc_attention"),
+                feat,
+                &cfg.attention_mlp,
+                u,
+                cfg.attention_std,
+            )?,
+            prop_attention: PropagationAttention::new(
+                vb.pp("prop_attention"),
+                feat,
+                &cfg.attention_mlp,
+                u,
+                cfg.attention_std,
+                cfg.independent_prop,
+            )?,
+            discovery: Discovery::new(vb.pp("discovery"), cfg)?,
+            propagation: PropagationLayer::new(vb.pp("propagation"), cfg, true)?,
+            prior: if cfg.learn_prior {
+                Some(LearnedPrior::new(vb.pp("prior"), cfg)?)
+            } else {
+                None
+            },
+            decoder: SpriteDecoder::new(vb.pp("decoder"), cfg)?,
+            init_state: vb.get_with_hints(cfg.state_size(), "init_state", Init::Const(0.0))?,
+            cfg: cfg.clone(),
+        })
+    }
+
+    /// Build with freshly initialised parameters from `seed` (bit-identical for equal seeds).
+    pub fn build(
+        cfg: &ModelConfig,
+        seed: u64,
+        dtype: DType,
+        dev: &Device,
+    ) -> Result<(VarMap, Silot)> {
+        let varmap = VarMap::new();
+        let vb = seeded_var_builder(&varmap, seed, dtype, dev);
+        let model = Silot::new(vb, cfg)?;
+        Ok((varmap, model))
+    }
+
+    /// The config the model was built with.
+    pub fn config(&self) -> &ModelConfig {
+        &self.cfg
+    }
+
+    /// Initial state of `b` streams with `k` slots: the null object set (reference §2.0).
+    /// `offset`: `(B, 2)` crop offsets in **pixels** `(y, x)` (`None` = no crop).
+    pub fn initial_state(
+        &self,
+        b: usize,
+        k: usize,
+        offset: Option<&Tensor>,
+        dev: &Device,
+    ) -> Result<CarriedState> {
+        let dtype = self.init_state.dtype();
+        let objects = Objects::null(b, k, self.cfg.n_what, self.cfg.state_size(), dev)?;
+        let objects = if dtype == DType::F32 {
+            objects
+        } else {
+            to_dtype(&objects, dtype)?
+        };
+        let offset = match offset {
+            Some(o) => {
+                let s = Tensor::new(&[1.0 / self.cfg.anchor[0], 1.0 / self.cfg.anchor[1]], dev)?;
+                o.to_dtype(DType::F64)?.broadcast_mul(&s)?.to_dtype(dtype)?
+            }
+            None => Tensor::zeros((b, 2), dtype, dev)?,
+        };
+        Ok(CarriedState {
+            objects,
+            next_id: vec![0; b],
+            t: 0,
+            offset,
+        })
+    }
+
+    /// Backbone features `(N, F, gh, gw)` of frames `(N, 3, H, W)`.
+    pub fn backbone(&self, frames: &Tensor) -> Result<Tensor> {
+        let _span = tracing::trace_span!("backbone").entered();
+        self.backbone.forward(frames)
+    }
+
+    fn sampler<'a>(&self, ctx: &'a mut StepCtx) -> LatentSampler<'a> {
+        LatentSampler {
+            noisy: ctx.training || self.cfg.eval_noisy,
+            wheels: ctx.training_wheels,
+            obj_temp: self.cfg.obj_temp,
+            concrete_temp: self.cfg.obj_concrete_temp,
+            rng: &mut ctx.rng,
+        }
+    }
+
+    /// Run one timestep for a batch of streams.
+    ///
+    /// # Shapes
+    /// * `frame`: `(B, 3, H, W)` in `[0, 1]`
+    /// * `backbone_features`: `(B, F, gh, gw)` if precomputed (else computed here)
+    pub fn step(
+        &self,
+        frame: &Tensor,
+        backbone_features: Option<&Tensor>,
+        state: &CarriedState,
+        ctx: &mut StepCtx,
+    ) -> Result<StepOutput> {
+        let (b, _, h, w) = frame.dims4()?;
+        let v_bu = match backbone_features {
+            Some(v) => v.clone(),
+            None => self.backbone(frame)?,
+        };
+        let (_, _, gh, gw) = v_bu.dims4()?;
+        let prev = &state.objects;
+        let t = state.t;
+        let prior_mode = ctx.prior_start.is_some_and(|s| t >= s);
+        let (prop_out, prior_out) = {
+            let _span = tracing::trace_span!("propagation").entered();
+            let mut s = self.sampler(ctx);
+            let u_post = self
+                .prop_attention
+                .forward(&prev.features(false)?, &prev.centre()?)?;
+            let post = self
+                .propagation
+                .forward(Some(frame), &u_post, prev, &mut s)?;
+            let prior = match &self.prior {
+                Some(p) => {
+                    let u_prior = self
+                        .prop_attention
+                        .forward(&prev.features(true)?, &prev.centre()?)?;
+                    Some(p.forward(&u_prior, prev, &mut s)?)
+                }
+                None => None,
+            };
+            (post, prior)
+        };
+        // The objects carried on: posterior (or prior in prior mode) attributes, posterior
+        // `prop_state`, prior `prior_prop_state`.
+        let mut prop = if prior_mode {
+            let p = prior_out.as_ref().ok_or_else(|| {
+                candle_core::Error::Msg("prior mode needs learn_prior = true".into())
+            })?;
+            p.objects.clone()
+        } else {
+            prop_out.objects.clone()
+        };
+        prop.prop_state = prop_out.objects.prop_state.clone();
+        prop.prior_prop_state = match &prior_out {
+            Some(p) => p.objects.prior_prop_state.clone(),
+            None => prev.prior_prop_state.clone(),
+        };
+        let disc = {
+            let _span = tracing::trace_span!("discovery").entered();
+            let cells = cell_centres(b, gh, gw, self.cfg.anchor, frame.device())?
+                .to_dtype(frame.dtype())?;
+            let v_td =
+                self.disc_attention
+                    .forward(&prop.features(false)?, &prop.centre()?, &cells)?;
+            let mut s = self.sampler(ctx);
+            self.discovery
+                .forward(frame, &v_bu, &v_td, &state.offset, &self.init_state, &mut s)?
+        };
+        // --- discovery dropout (training, t > 0) / prior mode ---
+        let mut disc_objects = disc.objects.clone();
+        if prior_mode {
+            disc_objects.pres = disc_objects.pres.zeros_like()?;
+        } else if ctx.training && t > 0 && self.cfg.discovery_dropout > 0.0 {
+            let keep = ctx
+                .rng
+                .bernoulli(
+                    &[b],
+                    (1.0 - self.cfg.discovery_dropout) as f32,
+                    frame.device(),
+                )?
+                .to_dtype(frame.dtype())?;
+            disc_objects.pres = mask_pres(&disc_objects.pres, &keep)?;
+        }
+        // --- selection ---
+        let mut next_id = state.next_id.clone();
+        let selected = {
+            let _span = tracing::trace_span!("selection").entered();
+            select(&prop, &disc_objects, &mut next_id)?
+        };
+        // --- rendering ---
+        let background = Tensor::zeros((b, 3, h, w), frame.dtype(), frame.device())?;
+        let x_hat = self.decoder.render(&selected, &background)?;
+        // --- losses ---
+        let losses = if ctx.compute_loss {
+            let _span = tracing::trace_span!("loss").entered();
+            self.losses(
+                frame,
+                &x_hat,
+                &prop_out,
+                prior_out.as_ref(),
+                &disc,
+                &disc_objects.pres,
+                ctx.count_prior_log_odds,
+            )?
+        } else {
+            zero_terms(frame)?
+        };
+        Ok(StepOutput {
+            state: CarriedState {
+                objects: selected,
+                next_id,
+                t: t + 1,
+                offset: state.offset.clone(),
+            },
+            reconstruction: x_hat,
+            losses,
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn losses(
+        &self,
+        frame: &Tensor,
+        x_hat: &Tensor,
+        prop: &PropagationOut,
+        prior: Option<&PropagationOut>,
+        disc: &DiscoveryOut,
+        disc_pres: &Tensor,
+        count_log_odds: f64,
+    ) -> Result<LossTerms> {
+        let pr = &self.cfg.priors;
+        let rec = reconstruction(x_hat, frame)?;
+        let w = &prop.objects.pres;
+        let prop_kl = (pres_weighted(&kl_static(&prop.d_yx, pr.prop_d_yx)?, w)?
+            + pres_weighted(&kl_static(&prop.hw, pr.prop_hw)?, w)?)?;
+        let prop_kl = (prop_kl + pres_weighted(&kl_static(&prop.d_what, pr.prop_d_what)?, w)?)?;
+        let prop_kl = (prop_kl + pres_weighted(&kl_static(&prop.d_depth, pr.prop_d_depth)?, w)?)?;
+        let disc_kl = (pres_weighted(&kl_static(&disc.cell_yx, pr.cell_yx)?, disc_pres)?
+            + pres_weighted(&kl_static(&disc.hw, pr.hw)?, disc_pres)?)?;
+        let disc_kl = (disc_kl + pres_weighted(&kl_static(&disc.what, pr.what)?, disc_pres)?)?;
+        let disc_kl = (disc_kl + pres_weighted(&kl_static(&disc.depth, pr.depth)?, disc_pres)?)?;
+        let (learned_kl, learned_pres_kl) = match (&self.prior, prior) {
+            (Some(m), Some(p)) => m.kl(prop, p)?,
+            _ => (rec.zeros_like()?, rec.zeros_like()?),
+        };
+        // Count prior over [props; discovered]: q = per-step probabilities, o = presences.
+        let q = Tensor::cat(
+            &[
+                &candle_nn::ops::sigmoid(&prop.d_pres.log_odds)?,
+                &candle_nn::ops::sigmoid(&disc.pres.log_odds)?,
+            ],
+            1,
+        )?
+        .squeeze(D::Minus1)?;
+        let o = Tensor::cat(&[&prop.objects.pres, disc_pres], 1)?.squeeze(D::Minus1)?;
+        let count = mean_sum(&count_prior_kl(&q, &o, count_log_odds)?)?;
+        Ok(LossTerms {
+            reconstruction: rec,
+            prop_kl,
+            disc_kl,
+            learned_kl,
+            learned_pres_kl,
+            count_prior_kl: count,
+        })
+    }
+
+    /// Run `n_frames` (default all) frames of a clip `(B, T, 3, H, W)` from `state`. The backbone
+    /// runs once on all frames; each frame then goes through [`Silot::step`].
+    pub fn run_clip(
+        &self,
+        frames: &Tensor,
+        state: CarriedState,
+        ctx: &mut StepCtx,
+        n_frames: Option<usize>,
+    ) -> Result<ClipOutput> {
+        let (b, t_all, c, h, w) = frames.dims5()?;
+        let t_run = n_frames.unwrap_or(t_all).min(t_all);
+        let frames = frames.narrow(1, 0, t_run)?;
+        let v_bu = self.backbone(&frames.reshape((b * t_run, c, h, w))?)?;
+        let (_, f, gh, gw) = v_bu.dims4()?;
+        let v_bu = v_bu.reshape((b, t_run, f, gh, gw))?;
+        let mut state = state;
+        let mut reconstructions = Vec::with_capacity(t_run);
+        let mut objects = Vec::with_capacity(t_run);
+        let mut losses: Option<LossTerms> = None;
+        for t in 0..t_run {
+            let frame = frames.narrow(1, t, 1)?.squeeze(1)?;
+            let feat = v_bu.narrow(1, t, 1)?.squeeze(1)?;
+            let out = self.step(&frame, Some(&feat), &state, ctx)?;
+            losses = Some(match losses {
+                Some(l) => l.add(&out.losses)?,
+                None => out.losses,
+            });
+            reconstructions.push(out.reconstruction);
+            objects.push(out.state.objects.clone());
+            state = out.state;
+        }
+        let losses = match losses {
+            Some(l) => l,
+            None => zero_terms(&frames)?,
+        };
+        Ok(ClipOutput {
+            state,
+            reconstructions,
+            objects,
+            losses,
+        })
+    }
+}
+
+fn zero_terms(like: &Tensor) -> Result<LossTerms> {
+    let z = Tensor::zeros((), like.dtype(), like.device())?;
+    Ok(LossTerms {
+        reconstruction: z.clone(),
+        prop_kl: z.clone(),
+        disc_kl: z.clone(),
+        learned_kl: z.clone(),
+        learned_pres_kl: z.clone(),
+        count_prior_kl: z,
+    })
+}
+
+fn to_dtype(o: &Objects, dt: DType) -> Result<Objects> {
+    Ok(Objects {
+        where_: o.where_.to_dtype(dt)?,
+        abs_posn: o.abs_posn.to_dtype(dt)?,
+        what: o.what.to_dtype(dt)?,
+        depth: o.depth.to_dtype(dt)?,
+        pres: o.pres.to_dtype(dt)?,
+        size_logit: o.size_logit.to_dtype(dt)?,
+        depth_logit: o.depth_logit.to_dtype(dt)?,
+        prop_state: o.prop_state.to_dtype(dt)?,
+        prior_prop_state: o.prior_prop_state.to_dtype(dt)?,
+        ids: o.ids.clone(),
+        is_new: o.is_new.clone(),
+    })
+}

@@ -1,0 +1,128 @@
+//! Discovery backbone `d_bu` (reference §2.1): three 4×4 convolutions (strides 3, 2, 2) and
+//! three 1×1 convolutions, all VALID, ReLU after every layer but the last, on an input padded
+//! with zeros so that each output cell's 31-px receptive field is centred on its 12-px cell.
+
+use candle_core::{Module, Result, Tensor};
+use candle_nn::{Conv2d, VarBuilder};
+
+use super::conv::conv2d;
+
+/// Receptive field of the backbone (pixels, per spatial dim).
+pub const RECEPTIVE_FIELD: usize = 31;
+/// Grid cell size in pixels (product of the strides).
+pub const CELL: usize = 12;
+/// Hidden width of the backbone convolutions.
+pub const BACKBONE_HIDDEN: usize = 128;
+
+/// Padding of one image axis of length `len`: `(pre, post, n_cells)` with
+/// `n = ceil(len/12)`, `pre = floor(31/2 − 12/2) = 9`, `post = 12n + 19 − len − 9`.
+pub fn grid_padding(len: usize) -> (usize, usize, usize) {
+    let n = len.div_ceil(CELL);
+    let required = RECEPTIVE_FIELD + (n.max(1) - 1) * CELL;
+    let pre = RECEPTIVE_FIELD / 2 - CELL / 2; // floor(15.5 - 6) = 9
+    (pre, required - len - pre, n)
+}
+
+/// The backbone network.
+#[derive(Debug, Clone)]
+pub struct Backbone {
+    convs: Vec<Conv2d>,
+    out_features: usize,
+}
+
+impl Backbone {
+    /// Layers `conv0..conv5` under `vb`; input has 3 channels, output `out_features` (64).
+    pub fn new(vb: VarBuilder, out_features: usize) -> Result<Backbone> {
+        let h = BACKBONE_HIDDEN;
+        let spec = [
+            (3, h, 4, 3),
+            (h, h, 4, 2),
+            (h, h, 4, 2),
+            (h, h, 1, 1),
+            (h, h, 1, 1),
+            (h, out_features, 1, 1),
+        ];
+        let convs = spec
+            .iter()
+            .enumerate()
+            .map(|(i, &(ci, co, k, s))| conv2d(vb.pp(format!("conv{i}")), ci, co, k, s, 0))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Backbone {
+            convs,
+            out_features,
+        })
+    }
+
+    /// Output channels.
+    pub fn out_features(&self) -> usize {
+        self.out_features
+    }
+
+    /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/12), ceil(W/12))`.
+    pub fn forward(&self, images: &Tensor) -> Result<Tensor> {
+        let (_, c, h, w) = images.dims4()?;
+        if c != 3 || h == 0 || w == 0 {
+            candle_core::bail!(
+                "Backbone expects (N, 3, H, W) images with H, W > 0, got {:?}",
+                images.dims()
+            );
+        }
+        let (ph0, ph1, _) = grid_padding(h);
+        let (pw0, pw1, _) = grid_padding(w);
+        let mut x = images
+            .pad_with_zeros(2, ph0, ph1)?
+            .pad_with_zeros(3, pw0, pw1)?;
+        let n = self.convs.len();
+        for (i, conv) in self.convs.iter().enumerate() {
+            x = conv.forward(&x)?;
+            if i + 1 < n {
+                x = x.relu()?;
+            }
+        }
+        Ok(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::{DType, Device};
+    use candle_nn::VarMap;
+
+    #[test]
+    fn padding_table_of_reference() {
+        let table = [
+            (48, (9, 10, 4)),
+            (96, (9, 10, 8)),
+            (60, (9, 10, 5)),
+            (72, (9, 10, 6)),
+            (195, (9, 19, 17)),
+            (160, (9, 18, 14)),
+            (210, (9, 16, 18)),
+        ];
+        for (l, want) in table {
+            assert_eq!(grid_padding(l), want, "L = {l}");
+        }
+        // The padded length always yields exactly n VALID outputs.
+        for l in 1..300 {
+            let (a, b, n) = grid_padding(l);
+            let p = l + a + b;
+            let o1 = (p - 4) / 3 + 1;
+            let o2 = (o1 - 4) / 2 + 1;
+            let o3 = (o2 - 4) / 2 + 1;
+            assert_eq!(o3, n, "L = {l}");
+        }
+    }
+
+    #[test]
+    fn output_shapes() {
+        let vm = VarMap::new();
+        let vb = crate::rng::seeded_var_builder(&vm, 0, DType::F32, &Device::Cpu);
+        let bb = Backbone::new(vb, 64).unwrap();
+        let x = Tensor::zeros((2, 3, 48, 60), DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(bb.forward(&x).unwrap().dims(), &[2, 64, 4, 5]);
+        let x = Tensor::zeros((1, 3, 195, 160), DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(bb.forward(&x).unwrap().dims(), &[1, 64, 17, 14]);
+        assert_eq!(vm.all_vars().len(), 12);
+    }
+}

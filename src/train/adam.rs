@@ -1,0 +1,443 @@
+//! Adam exactly as TensorFlow 1's `AdamOptimizer` runs it (reference §4.7), global-norm
+//! gradient clipping (`tf.clip_by_global_norm`) and the stage-1 gradient noise.
+//!
+//! TF's update uses the "epsilon-hat" form:
+//! `m ← β1 m + (1−β1) g`, `v ← β2 v + (1−β2) g²`,
+//! `lr_t = lr·sqrt(1−β2^t)/(1−β1^t)`, `θ ← θ − lr_t · m / (sqrt(v) + ε)`
+//! (ε is added to the uncorrected `sqrt(v)`, unlike the paper of Kingma & Ba). Variables
+//! without a gradient are left untouched (moments too); the step count `t` is global.
+
+use std::collections::HashMap;
+
+use candle_core::backprop::GradStore;
+use candle_core::{DType, Result, Tensor, Var};
+
+use crate::error::Error;
+use crate::rng::SeededRng;
+
+/// Adam hyperparameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AdamConfig {
+    /// Learning rate.
+    pub lr: f64,
+    /// First-moment decay.
+    pub beta1: f64,
+    /// Second-moment decay.
+    pub beta2: f64,
+    /// ε added to `sqrt(v)`.
+    pub eps: f64,
+}
+
+impl Default for AdamConfig {
+    /// The paper's values: lr 1e-4, β1 0.9, β2 0.999, ε 1e-8.
+    fn default() -> Self {
+        AdamConfig {
+            lr: 1e-4,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+        }
+    }
+}
+
+/// Name of the step counter in [`Adam::state`].
+pub const STEP_KEY: &str = "step";
+
+/// The Adam optimiser over named variables.
+pub struct Adam {
+    vars: Vec<(String, Var)>,
+    m: Vec<Tensor>,
+    v: Vec<Tensor>,
+    step: u64,
+    cfg: AdamConfig,
+}
+
+impl std::fmt::Debug for Adam {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Adam")
+            .field("n_vars", &self.vars.len())
+            .field("step", &self.step)
+            .field("cfg", &self.cfg)
+            .finish()
+    }
+}
+
+impl Adam {
+    /// An optimiser for `vars` (names must be unique) with zero moments.
+    pub fn new(vars: Vec<(String, Var)>, cfg: AdamConfig) -> Result<Adam> {
+        let mut seen = std::collections::HashSet::new();
+        for (n, _) in &vars {
+            if n == STEP_KEY || !seen.insert(n.as_str()) {
+                candle_core::bail!("Adam: variable name `{n}` is duplicated or reserved; names must be unique and not `{STEP_KEY}`");
+            }
+        }
+        let m = vars
+            .iter()
+            .map(|(_, v)| v.as_tensor().zeros_like())
+            .collect::<Result<Vec<_>>>()?;
+        let v = m.clone();
+        Ok(Adam {
+            vars,
+            m,
+            v,
+            step: 0,
+            cfg,
+        })
+    }
+
+    /// Current configuration.
+    pub fn config(&self) -> AdamConfig {
+        self.cfg
+    }
+
+    /// Sets the learning rate for the next steps.
+    pub fn set_lr(&mut self, lr: f64) {
+        self.cfg.lr = lr;
+    }
+
+    /// Number of steps taken.
+    pub fn step_count(&self) -> u64 {
+        self.step
+    }
+
+    /// The optimised variables.
+    pub fn vars(&self) -> &[(String, Var)] {
+        &self.vars
+    }
+
+    /// One update with the gradients in `grads` (variables without one are skipped).
+    pub fn step(&mut self, grads: &GradStore) -> Result<()> {
+        self.step += 1;
+        let t = self.step as f64;
+        let AdamConfig {
+            lr,
+            beta1,
+            beta2,
+            eps,
+        } = self.cfg;
+        let lr_t = lr * (1.0 - beta2.powf(t)).sqrt() / (1.0 - beta1.powf(t));
+        for (i, (_, var)) in self.vars.iter().enumerate() {
+            let Some(g) = grads.get(var.as_tensor()) else {
+                continue;
+            };
+            let g = g.to_dtype(var.dtype())?;
+            let m = ((&self.m[i] * beta1)? + (&g * (1.0 - beta1))?)?;
+            let v = ((&self.v[i] * beta2)? + (g.sqr()? * (1.0 - beta2))?)?;
+            let upd = (&m / (v.sqrt()? + eps)?)?;
+            var.set(&(var.as_tensor() - (upd * lr_t)?)?)?;
+            self.m[i] = m;
+            self.v[i] = v;
+        }
+        Ok(())
+    }
+
+    /// Optimiser state: `m/NAME`, `v/NAME` per variable and [`STEP_KEY`] (an I64 `(1,)` tensor).
+    pub fn state(&self) -> Vec<(String, Tensor)> {
+        let mut out = Vec::with_capacity(2 * self.vars.len() + 1);
+        for (i, (n, _)) in self.vars.iter().enumerate() {
+            out.push((format!("m/{n}"), self.m[i].clone()));
+            out.push((format!("v/{n}"), self.v[i].clone()));
+        }
+        let dev = self
+            .m
+            .first()
+            .map(|t| t.device().clone())
+            .unwrap_or(candle_core::Device::Cpu);
+        if let Ok(s) = Tensor::new(&[self.step as i64], &dev) {
+            out.push((STEP_KEY.to_string(), s));
+        }
+        out
+    }
+
+    /// Restores a state produced by [`Adam::state`]; every name and shape must match this
+    /// optimiser's variables (else nothing is changed and the error lists the mismatches).
+    pub fn load_state(&mut self, tensors: &HashMap<String, Tensor>) -> crate::Result<()> {
+        let mut problems = Vec::new();
+        let mut expected = std::collections::HashSet::new();
+        for (n, var) in &self.vars {
+            for key in [format!("m/{n}"), format!("v/{n}")] {
+                match tensors.get(&key) {
+                    None => problems.push(format!("missing `{key}`")),
+                    Some(t) if t.shape() != var.shape() => problems.push(format!(
+                        "`{key}` has shape {:?}, the variable has {:?}",
+                        t.dims(),
+                        var.dims()
+                    )),
+                    Some(_) => {}
+                }
+                expected.insert(key);
+            }
+        }
+        let step = match tensors.get(STEP_KEY) {
+            None => {
+                problems.push(format!("missing `{STEP_KEY}`"));
+                0
+            }
+            Some(t) => match t
+                .flatten_all()
+                .and_then(|t| t.to_dtype(DType::F64))
+                .and_then(|t| t.to_vec1::<f64>())
+            {
+                Ok(v) if v.len() == 1 && v[0] >= 0.0 && v[0].fract() == 0.0 => v[0] as u64,
+                _ => {
+                    problems.push(format!("`{STEP_KEY}` must hold one non-negative integer"));
+                    0
+                }
+            },
+        };
+        let mut extra: Vec<&String> = tensors
+            .keys()
+            .filter(|k| *k != STEP_KEY && !expected.contains(*k))
+            .collect();
+        extra.sort();
+        for k in extra {
+            problems.push(format!("unexpected `{k}` (no such variable in the model)"));
+        }
+        if !problems.is_empty() {
+            let n = problems.len();
+            problems.truncate(12);
+            return Err(Error::Invalid(format!(
+                "optimiser state does not match the model ({n} problem(s)): {}; was it saved by another model version or config?",
+                problems.join("; ")
+            )));
+        }
+        let mut m = Vec::with_capacity(self.vars.len());
+        let mut v = Vec::with_capacity(self.vars.len());
+        for (n, var) in &self.vars {
+            for (key, dst) in [(format!("m/{n}"), &mut m), (format!("v/{n}"), &mut v)] {
+                let t = &tensors[&key];
+                dst.push(t.to_dtype(var.dtype())?.to_device(var.device())?);
+            }
+        }
+        self.m = m;
+        self.v = v;
+        self.step = step;
+        Ok(())
+    }
+}
+
+/// Scales the gradients of `vars` so that their global L2 norm is at most `max_norm`
+/// (`tf.clip_by_global_norm`: factor `max_norm / max(norm, max_norm)`); returns the norm
+/// before clipping. A non-finite norm is returned as is and the gradients are left unchanged,
+/// so the caller can skip the update.
+pub fn clip_grad_norm(grads: &mut GradStore, vars: &[(String, Var)], max_norm: f64) -> Result<f64> {
+    let mut sq = 0.0;
+    for (_, v) in vars {
+        if let Some(g) = grads.get(v.as_tensor()) {
+            sq += g
+                .to_dtype(DType::F64)?
+                .sqr()?
+                .sum_all()?
+                .to_scalar::<f64>()?;
+        }
+    }
+    let norm = sq.sqrt();
+    if norm.is_finite() && norm > max_norm {
+        let scale = max_norm / norm;
+        for (_, v) in vars {
+            if let Some(g) = grads.get(v.as_tensor()) {
+                let scaled = (g * scale)?;
+                grads.insert(v.as_tensor(), scaled);
+            }
+        }
+    }
+    Ok(norm)
+}
+
+/// Adds `sigma · TruncatedNormal(0, 1)` (TF's, |x| ≤ 2) to every gradient of `vars`, in the
+/// order of `vars` (reference §4.7). `sigma = 0` changes nothing and draws nothing.
+pub fn add_gradient_noise(
+    grads: &mut GradStore,
+    vars: &[(String, Var)],
+    sigma: f64,
+    rng: &mut SeededRng,
+) -> Result<()> {
+    if sigma == 0.0 {
+        return Ok(());
+    }
+    for (_, v) in vars {
+        if let Some(g) = grads.get(v.as_tensor()) {
+            let noise = rng
+                .truncated_normal(g.dims(), g.device())?
+                .to_dtype(g.dtype())?;
+            let noisy = (g + (noise * sigma)?)?;
+            grads.insert(v.as_tensor(), noisy);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use candle_core::Device;
+
+    fn vars() -> Vec<(String, Var)> {
+        let dev = Device::Cpu;
+        vec![
+            ("a".into(), Var::new(&[1.0f64, -2.0], &dev).unwrap()),
+            ("b".into(), Var::new(&[[0.5f64]], &dev).unwrap()),
+        ]
+    }
+
+    fn loss_grads(vs: &[(String, Var)]) -> GradStore {
+        // L = Σ a² · (1, 3) + 4·b³
+        let w = Tensor::new(&[1.0f64, 3.0], &Device::Cpu).unwrap();
+        let a = vs[0].1.as_tensor();
+        let b = vs[1].1.as_tensor();
+        let l = ((a.sqr().unwrap() * w).unwrap().sum_all().unwrap()
+            + (b.powf(3.0).unwrap() * 4.0).unwrap().sum_all().unwrap())
+        .unwrap();
+        l.backward().unwrap()
+    }
+
+    fn values(vs: &[(String, Var)]) -> Vec<f64> {
+        vs.iter()
+            .flat_map(|(_, v)| {
+                v.as_tensor()
+                    .flatten_all()
+                    .unwrap()
+                    .to_vec1::<f64>()
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_steps_match_hand_computation() {
+        let vs = vars();
+        let cfg = AdamConfig {
+            lr: 0.1,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+        };
+        let mut adam = Adam::new(vs.clone(), cfg).unwrap();
+        // Hand computation per scalar: grads 2a·w and 12b².
+        let mut theta = [1.0f64, -2.0, 0.5];
+        let (mut m, mut v) = ([0.0f64; 3], [0.0f64; 3]);
+        for t in 1..=2 {
+            let g = [2.0 * theta[0], 6.0 * theta[1], 12.0 * theta[2] * theta[2]];
+            let lr_t = 0.1 * (1.0 - 0.999f64.powi(t)).sqrt() / (1.0 - 0.9f64.powi(t));
+            for i in 0..3 {
+                m[i] = 0.9 * m[i] + 0.1 * g[i];
+                v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
+                theta[i] -= lr_t * m[i] / (v[i].sqrt() + 1e-8);
+            }
+            adam.step(&loss_grads(&vs)).unwrap();
+            let got = values(&vs);
+            for i in 0..3 {
+                assert!(
+                    (got[i] - theta[i]).abs() < 1e-14,
+                    "step {t} [{i}]: {} vs {}",
+                    got[i],
+                    theta[i]
+                );
+            }
+        }
+        // First step moves every coordinate by ≈ lr against the gradient sign.
+        assert_eq!(adam.step_count(), 2);
+    }
+
+    #[test]
+    fn save_load_continue_is_bit_identical() {
+        let cfg = AdamConfig {
+            lr: 0.05,
+            ..Default::default()
+        };
+        let vs1 = vars();
+        let mut a1 = Adam::new(vs1.clone(), cfg).unwrap();
+        for _ in 0..5 {
+            a1.step(&loss_grads(&vs1)).unwrap();
+        }
+        // Interrupted run: 3 steps, save, rebuild from values + state, 2 more steps.
+        let vs2 = vars();
+        let mut a2 = Adam::new(vs2.clone(), cfg).unwrap();
+        for _ in 0..3 {
+            a2.step(&loss_grads(&vs2)).unwrap();
+        }
+        let state: HashMap<String, Tensor> = a2.state().into_iter().collect();
+        let vs3 = vars();
+        for ((_, dst), (_, src)) in vs3.iter().zip(&vs2) {
+            dst.set(src.as_tensor()).unwrap();
+        }
+        let mut a3 = Adam::new(vs3.clone(), cfg).unwrap();
+        a3.load_state(&state).unwrap();
+        assert_eq!(a3.step_count(), 3);
+        for _ in 0..2 {
+            a3.step(&loss_grads(&vs3)).unwrap();
+        }
+        let (x, y) = (values(&vs1), values(&vs3));
+        assert!(
+            x.iter().zip(&y).all(|(p, q)| p.to_bits() == q.to_bits()),
+            "{x:?} vs {y:?}"
+        );
+    }
+
+    #[test]
+    fn load_state_rejects_mismatches() {
+        let vs = vars();
+        let mut adam = Adam::new(vs.clone(), AdamConfig::default()).unwrap();
+        let good: HashMap<String, Tensor> = adam.state().into_iter().collect();
+        let mut missing = good.clone();
+        missing.remove("m/a");
+        let e = adam.load_state(&missing).unwrap_err().to_string();
+        assert!(e.contains("missing `m/a`"), "{e}");
+        let mut renamed = good.clone();
+        let t = renamed.remove("v/b").unwrap();
+        renamed.insert("v/c".into(), t);
+        let e = adam.load_state(&renamed).unwrap_err().to_string();
+        assert!(
+            e.contains("missing `v/b`") && e.contains("unexpected `v/c`"),
+            "{e}"
+        );
+        let mut shape = good.clone();
+        shape.insert(
+            "m/a".into(),
+            Tensor::zeros(3, DType::F64, &Device::Cpu).unwrap(),
+        );
+        assert!(adam
+            .load_state(&shape)
+            .unwrap_err()
+            .to_string()
+            .contains("shape"));
+        let mut step = good.clone();
+        step.insert(
+            STEP_KEY.into(),
+            Tensor::new(&[-1i64], &Device::Cpu).unwrap(),
+        );
+        assert!(adam.load_state(&step).is_err());
+        adam.load_state(&good).unwrap();
+        assert!(Adam::new(vec![vs[0].clone(), vs[0].clone()], AdamConfig::default()).is_err());
+    }
+
+    #[test]
+    fn clipping_and_noise() {
+        let vs = vars();
+        let mut g = loss_grads(&vs); // grads (2, -12) and (3)
+        let norm = clip_grad_norm(&mut g, &vs, 100.0).unwrap();
+        assert!((norm - (4.0f64 + 144.0 + 9.0).sqrt()).abs() < 1e-12);
+        let norm2 = clip_grad_norm(&mut g, &vs, 1.0).unwrap();
+        assert_eq!(norm, norm2);
+        let after = clip_grad_norm(&mut g, &vs, 1e9).unwrap();
+        assert!((after - 1.0).abs() < 1e-12);
+        let before: Vec<f64> = g.get(vs[0].1.as_tensor()).unwrap().to_vec1().unwrap();
+        let mut r1 = SeededRng::new(4);
+        add_gradient_noise(&mut g, &vs, 0.01, &mut r1).unwrap();
+        let noisy: Vec<f64> = g.get(vs[0].1.as_tensor()).unwrap().to_vec1().unwrap();
+        for (a, b) in before.iter().zip(&noisy) {
+            assert!(a != b && (a - b).abs() <= 0.02 + 1e-12);
+        }
+        // Same seed → same noise.
+        let mut g2 = loss_grads(&vs);
+        clip_grad_norm(&mut g2, &vs, 1.0).unwrap();
+        add_gradient_noise(&mut g2, &vs, 0.01, &mut SeededRng::new(4)).unwrap();
+        assert_eq!(
+            noisy,
+            g2.get(vs[0].1.as_tensor())
+                .unwrap()
+                .to_vec1::<f64>()
+                .unwrap()
+        );
+    }
+}

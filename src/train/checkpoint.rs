@@ -1,0 +1,586 @@
+//! Checkpoints: a directory with `weights.safetensors` (all variables of the `VarMap`),
+//! `optimizer.safetensors` (Adam state), `config.toml` (the run's config text) and
+//! `state.json` (step, caller's `extra` JSON, and the length + FNV-1a hash of the other three
+//! files). Every file is written atomically and `state.json` last, so it commits the set: a
+//! save interrupted half-way, a truncated or corrupted file, a renamed or reshaped variable or a
+//! different config are all reported as [`Error::Checkpoint`] naming the problem; loading never
+//! panics and changes nothing unless everything matches.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarMap;
+use safetensors::tensor::{Dtype, SafeTensors, View};
+use serde::{Deserialize, Serialize};
+
+use super::adam::Adam;
+use crate::error::{Error, Result};
+use crate::util::write_atomic;
+
+/// File of the variables.
+pub const WEIGHTS_FILE: &str = "weights.safetensors";
+/// File of the optimiser state.
+pub const OPTIMIZER_FILE: &str = "optimizer.safetensors";
+/// File of the config text.
+pub const CONFIG_FILE: &str = "config.toml";
+/// File of the step, extra data and file hashes (written last).
+pub const STATE_FILE: &str = "state.json";
+const FORMAT: &str = "silot-checkpoint-v1";
+
+/// What [`load_checkpoint`] returns besides the loaded tensors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckpointMeta {
+    /// The step given to [`save_checkpoint`].
+    pub step: u64,
+    /// The caller's extra JSON.
+    pub extra: serde_json::Value,
+    /// The saved config text.
+    pub config_toml: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct FileRecord {
+    bytes: u64,
+    fnv1a64: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct StateJson {
+    format: String,
+    step: u64,
+    extra: serde_json::Value,
+    files: BTreeMap<String, FileRecord>,
+}
+
+fn fnv1a64(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{h:016x}")
+}
+
+fn ckpt_err(path: &Path, msg: impl Into<String>) -> Error {
+    Error::Checkpoint {
+        path: path.to_path_buf(),
+        msg: msg.into(),
+    }
+}
+
+/// A host copy of a tensor in safetensors form.
+struct Raw {
+    dtype: Dtype,
+    shape: Vec<usize>,
+    data: Vec<u8>,
+}
+
+impl View for &Raw {
+    fn dtype(&self) -> Dtype {
+        self.dtype
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> Cow<'_, [u8]> {
+        Cow::Borrowed(&self.data)
+    }
+    fn data_len(&self) -> usize {
+        self.data.len()
+    }
+}
+
+fn to_raw(name: &str, t: &Tensor) -> Result<Raw> {
+    let flat = t.to_device(&Device::Cpu)?.flatten_all()?;
+    let (dtype, data): (Dtype, Vec<u8>) = match t.dtype() {
+        DType::F32 => (
+            Dtype::F32,
+            flat.to_vec1::<f32>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect(),
+        ),
+        DType::F64 => (
+            Dtype::F64,
+            flat.to_vec1::<f64>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect(),
+        ),
+        DType::I64 => (
+            Dtype::I64,
+            flat.to_vec1::<i64>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect(),
+        ),
+        DType::U32 => (
+            Dtype::U32,
+            flat.to_vec1::<u32>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect(),
+        ),
+        DType::U8 => (Dtype::U8, flat.to_vec1::<u8>()?),
+        other => {
+            return Err(Error::Invalid(format!(
+                "cannot checkpoint `{name}` of dtype {other:?}: use F32, F64, I64, U32 or U8"
+            )))
+        }
+    };
+    Ok(Raw {
+        dtype,
+        shape: t.dims().to_vec(),
+        data,
+    })
+}
+
+fn serialize(tensors: &[(String, Tensor)]) -> Result<Vec<u8>> {
+    let raws = tensors
+        .iter()
+        .map(|(n, t)| Ok((n.clone(), to_raw(n, t)?)))
+        .collect::<Result<Vec<_>>>()?;
+    safetensors::tensor::serialize(raws.iter().map(|(n, r)| (n.as_str(), r)), &None)
+        .map_err(|e| Error::Invalid(format!("cannot serialise tensors: {e}")))
+}
+
+fn deserialize(path: &Path, bytes: &[u8]) -> Result<HashMap<String, Tensor>> {
+    let st = SafeTensors::deserialize(bytes)
+        .map_err(|e| ckpt_err(path, format!("not a valid safetensors file: {e}")))?;
+    let mut out = HashMap::new();
+    for (name, view) in st.tensors() {
+        let dtype = match view.dtype() {
+            Dtype::F32 => DType::F32,
+            Dtype::F64 => DType::F64,
+            Dtype::I64 => DType::I64,
+            Dtype::U32 => DType::U32,
+            Dtype::U8 => DType::U8,
+            other => {
+                return Err(ckpt_err(
+                    path,
+                    format!("tensor `{name}` has unsupported dtype {other:?}"),
+                ))
+            }
+        };
+        let t = Tensor::from_raw_buffer(view.data(), dtype, view.shape(), &Device::Cpu)
+            .map_err(|e| ckpt_err(path, format!("tensor `{name}` is malformed: {e}")))?;
+        out.insert(name, t);
+    }
+    Ok(out)
+}
+
+fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, candle_core::Var)>> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| Error::Invalid("parameter map lock poisoned".into()))?;
+    let mut v: Vec<_> = data.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(v)
+}
+
+/// Saves all variables of `varmap`, the optimiser state, the config text, `step` and `extra`
+/// into `dir` (created if needed), each file atomically, `state.json` last.
+pub fn save_checkpoint(
+    dir: &Path,
+    varmap: &VarMap,
+    adam: &Adam,
+    config_toml: &str,
+    step: u64,
+    extra: serde_json::Value,
+) -> Result<()> {
+    let weights: Vec<(String, Tensor)> = sorted_vars(varmap)?
+        .into_iter()
+        .map(|(n, v)| (n, v.as_tensor().clone()))
+        .collect();
+    let files: [(&str, Vec<u8>); 3] = [
+        (WEIGHTS_FILE, serialize(&weights)?),
+        (OPTIMIZER_FILE, serialize(&adam.state())?),
+        (CONFIG_FILE, config_toml.as_bytes().to_vec()),
+    ];
+    let mut records = BTreeMap::new();
+    for (name, bytes) in &files {
+        write_atomic(&dir.join(name), bytes)?;
+        records.insert(
+            name.to_string(),
+            FileRecord {
+                bytes: bytes.len() as u64,
+                fnv1a64: fnv1a64(bytes),
+            },
+        );
+    }
+    let state = StateJson {
+        format: FORMAT.into(),
+        step,
+        extra,
+        files: records,
+    };
+    let json = serde_json::to_vec_pretty(&state)
+        .map_err(|e| Error::Invalid(format!("cannot serialise state.json: {e}")))?;
+    write_atomic(&dir.join(STATE_FILE), &json)
+}
+
+fn read_checked(dir: &Path, state: &StateJson, name: &str) -> Result<Vec<u8>> {
+    let path = dir.join(name);
+    let rec = state
+        .files
+        .get(name)
+        .ok_or_else(|| ckpt_err(&dir.join(STATE_FILE), format!("no record of `{name}`")))?;
+    let bytes = std::fs::read(&path).map_err(|e| ckpt_err(&path, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 != rec.bytes || fnv1a64(&bytes) != rec.fnv1a64 {
+        return Err(ckpt_err(
+            &path,
+            format!(
+                "file is truncated, corrupt or from another save ({} bytes, hash {}; state.json records {} bytes, hash {}); \
+                 use another checkpoint (e.g. the best one) or start afresh",
+                bytes.len(),
+                fnv1a64(&bytes),
+                rec.bytes,
+                rec.fnv1a64
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Lists the differences between two TOML values as dotted key paths.
+fn toml_diff(prefix: &str, a: &toml::Value, b: &toml::Value, out: &mut Vec<String>) {
+    match (a, b) {
+        (toml::Value::Table(x), toml::Value::Table(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                match (x.get(k), y.get(k)) {
+                    (Some(u), Some(v)) => toml_diff(&p, u, v, out),
+                    (Some(u), None) => out.push(format!("`{p}` = {u} only in the checkpoint")),
+                    (None, Some(v)) => out.push(format!("`{p}` = {v} only in the expected config")),
+                    (None, None) => {}
+                }
+            }
+        }
+        _ if a != b => out.push(format!("`{prefix}`: checkpoint {a}, expected {b}")),
+        _ => {}
+    }
+}
+
+fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
+    if saved == expected {
+        return Ok(());
+    }
+    let parse = |s: &str| s.parse::<toml::Value>();
+    let diffs = match (parse(saved), parse(expected)) {
+        (Ok(a), Ok(b)) => {
+            let mut d = Vec::new();
+            toml_diff("", &a, &b, &mut d);
+            if d.is_empty() {
+                return Ok(()); // same values, different formatting
+            }
+            d
+        }
+        (Err(e), _) => {
+            return Err(ckpt_err(
+                path,
+                format!("saved config is not valid TOML: {e}"),
+            ))
+        }
+        (_, Err(_)) => vec!["texts differ (expected config is not TOML)".into()],
+    };
+    let n = diffs.len();
+    Err(ckpt_err(
+        path,
+        format!(
+            "checkpoint was made with a different config ({n} difference(s)): {}; use the checkpoint's config or a fresh run directory",
+            diffs.into_iter().take(10).collect::<Vec<_>>().join("; ")
+        ),
+    ))
+}
+
+/// Loads a checkpoint from `dir` into the variables of `varmap` (and `adam` if given), after
+/// checking file integrity, that the saved config equals `expected_config_toml` (if given;
+/// compared as TOML values) and that the saved variables match `varmap`'s names and shapes
+/// exactly. On any error nothing is changed.
+pub fn load_checkpoint(
+    dir: &Path,
+    varmap: &VarMap,
+    adam: Option<&mut Adam>,
+    expected_config_toml: Option<&str>,
+) -> Result<CheckpointMeta> {
+    let state_path = dir.join(STATE_FILE);
+    let state_bytes = std::fs::read(&state_path).map_err(|e| {
+        ckpt_err(
+            &state_path,
+            format!(
+                "cannot read ({e}); is `{}` a checkpoint directory?",
+                dir.display()
+            ),
+        )
+    })?;
+    let state: StateJson = serde_json::from_slice(&state_bytes)
+        .map_err(|e| ckpt_err(&state_path, format!("corrupt state.json: {e}")))?;
+    if state.format != FORMAT {
+        return Err(ckpt_err(
+            &state_path,
+            format!(
+                "unknown checkpoint format `{}` (expected `{FORMAT}`)",
+                state.format
+            ),
+        ));
+    }
+    let config_bytes = read_checked(dir, &state, CONFIG_FILE)?;
+    let config_path = dir.join(CONFIG_FILE);
+    let config_toml = String::from_utf8(config_bytes)
+        .map_err(|_| ckpt_err(&config_path, "config is not UTF-8"))?;
+    if let Some(expected) = expected_config_toml {
+        check_config(&config_path, &config_toml, expected)?;
+    }
+    let weights_path = dir.join(WEIGHTS_FILE);
+    let saved = deserialize(&weights_path, &read_checked(dir, &state, WEIGHTS_FILE)?)?;
+    let vars = sorted_vars(varmap)?;
+    let mut problems = Vec::new();
+    for (name, var) in &vars {
+        match saved.get(name) {
+            None => problems.push(format!(
+                "model variable `{name}` {:?} is missing",
+                var.dims()
+            )),
+            Some(t) if t.dims() != var.dims() => problems.push(format!(
+                "`{name}` has shape {:?} in the checkpoint, {:?} in the model",
+                t.dims(),
+                var.dims()
+            )),
+            Some(_) => {}
+        }
+    }
+    let mut extra: Vec<&String> = saved
+        .keys()
+        .filter(|k| !vars.iter().any(|(n, _)| n == *k))
+        .collect();
+    extra.sort();
+    for k in extra {
+        problems.push(format!("checkpoint variable `{k}` is not in the model"));
+    }
+    if !problems.is_empty() {
+        let n = problems.len();
+        problems.truncate(12);
+        return Err(ckpt_err(
+            &weights_path,
+            format!(
+                "variables do not match the model ({n} problem(s)): {}; the checkpoint is from another model version or config",
+                problems.join("; ")
+            ),
+        ));
+    }
+    let mut converted = Vec::with_capacity(vars.len());
+    for (name, var) in &vars {
+        let t = saved[name].to_dtype(var.dtype())?.to_device(var.device())?;
+        converted.push((var, t));
+    }
+    if let Some(adam) = adam {
+        let opt_path = dir.join(OPTIMIZER_FILE);
+        let opt = deserialize(&opt_path, &read_checked(dir, &state, OPTIMIZER_FILE)?)?;
+        adam.load_state(&opt)
+            .map_err(|e| ckpt_err(&opt_path, e.to_string()))?;
+    }
+    for (var, t) in converted {
+        var.set(&t)?;
+    }
+    Ok(CheckpointMeta {
+        step: state.step,
+        extra: state.extra,
+        config_toml,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::adam::AdamConfig;
+    use candle_core::Var;
+
+    const CFG: &str = "[model]\nk = 16\nname = \"mnist\"\n";
+
+    fn model(seed: u64, rename: bool, wide: bool) -> (VarMap, Vec<(String, Var)>) {
+        let vm = VarMap::new();
+        let vb = crate::rng::seeded_var_builder(&vm, seed, DType::F32, &Device::Cpu);
+        let n = if wide { 4 } else { 3 };
+        crate::nn::mlp::Mlp::new(vb.pp(if rename { "enc2" } else { "enc" }), 2, &[n], 1).unwrap();
+        crate::nn::mlp::Mlp::new(vb.pp("dec"), 1, &[], 2).unwrap();
+        let vars = sorted_vars(&vm).unwrap();
+        (vm, vars)
+    }
+
+    fn values(vm: &VarMap) -> Vec<(String, Vec<u32>)> {
+        sorted_vars(vm)
+            .unwrap()
+            .into_iter()
+            .map(|(n, v)| {
+                (
+                    n,
+                    v.as_tensor()
+                        .flatten_all()
+                        .unwrap()
+                        .to_vec1::<f32>()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.to_bits())
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn saved(dir: &Path) -> (VarMap, Adam) {
+        let (vm, vars) = model(1, false, false);
+        let mut adam = Adam::new(vars.clone(), AdamConfig::default()).unwrap();
+        // One real step so the optimiser state is non-trivial.
+        let loss = vars
+            .iter()
+            .map(|(_, v)| v.as_tensor().sqr().unwrap().sum_all().unwrap())
+            .reduce(|a, b| (a + b).unwrap())
+            .unwrap();
+        adam.step(&loss.backward().unwrap()).unwrap();
+        save_checkpoint(dir, &vm, &adam, CFG, 7, serde_json::json!({"stage": 1})).unwrap();
+        (vm, adam)
+    }
+
+    #[test]
+    fn save_load_roundtrip_is_bit_identical() {
+        let dir = tempfile::tempdir().unwrap();
+        let (vm, adam) = saved(dir.path());
+        let (vm2, vars2) = model(2, false, false);
+        assert_ne!(values(&vm), values(&vm2));
+        let mut adam2 = Adam::new(vars2, AdamConfig::default()).unwrap();
+        // Formatting differences in the config are fine.
+        let meta = load_checkpoint(
+            dir.path(),
+            &vm2,
+            Some(&mut adam2),
+            Some("[model]\nname = \"mnist\"\nk   = 16\n"),
+        )
+        .unwrap();
+        assert_eq!(meta.step, 7);
+        assert_eq!(meta.extra, serde_json::json!({"stage": 1}));
+        assert_eq!(meta.config_toml, CFG);
+        assert_eq!(values(&vm), values(&vm2));
+        assert_eq!(adam2.step_count(), 1);
+        let s1: HashMap<_, _> = adam.state().into_iter().collect();
+        for (k, t) in adam2.state() {
+            let a = s1[&k]
+                .flatten_all()
+                .unwrap()
+                .to_dtype(DType::F64)
+                .unwrap()
+                .to_vec1::<f64>()
+                .unwrap();
+            let b = t
+                .flatten_all()
+                .unwrap()
+                .to_dtype(DType::F64)
+                .unwrap()
+                .to_vec1::<f64>()
+                .unwrap();
+            assert_eq!(a, b, "{k}");
+        }
+    }
+
+    fn expect_err(r: Result<CheckpointMeta>, needle: &str) {
+        match r {
+            Err(Error::Checkpoint { msg, .. }) => {
+                assert!(msg.contains(needle), "`{msg}` lacks `{needle}`")
+            }
+            other => panic!("expected a checkpoint error with `{needle}`, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn mismatches_are_named_and_change_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        saved(dir.path());
+        let (vm, vars) = model(3, true, false);
+        let before = values(&vm);
+        expect_err(
+            load_checkpoint(dir.path(), &vm, None, None),
+            "`enc2.layer0.weight`",
+        );
+        expect_err(
+            load_checkpoint(dir.path(), &vm, None, None),
+            "checkpoint variable `enc.layer0.weight` is not in the model",
+        );
+        let (vm_w, _) = model(3, false, true);
+        expect_err(
+            load_checkpoint(dir.path(), &vm_w, None, None),
+            "shape [3, 2] in the checkpoint, [4, 2] in the model",
+        );
+        expect_err(
+            load_checkpoint(
+                dir.path(),
+                &vm,
+                None,
+                Some("[model]\nk = 36\nname = \"mnist\"\n"),
+            ),
+            "`model.k`: checkpoint 16, expected 36",
+        );
+        // Optimiser over other variables: error, and the weights stay untouched.
+        let (vm_ok, _) = model(4, false, false);
+        let before_ok = values(&vm_ok);
+        let mut adam = Adam::new(vars, AdamConfig::default()).unwrap();
+        expect_err(
+            load_checkpoint(dir.path(), &vm_ok, Some(&mut adam), None),
+            "optimiser state does not match",
+        );
+        assert_eq!(values(&vm_ok), before_ok);
+        assert_eq!(values(&vm), before);
+        expect_err(
+            load_checkpoint(&dir.path().join("nope"), &vm_ok, None, None),
+            "checkpoint directory",
+        );
+    }
+
+    #[test]
+    fn corrupt_or_truncated_files_give_errors_not_panics() {
+        let dir = tempfile::tempdir().unwrap();
+        saved(dir.path());
+        let (vm, _) = model(5, false, false);
+        let w = dir.path().join(WEIGHTS_FILE);
+        let good = std::fs::read(&w).unwrap();
+        std::fs::write(&w, &good[..good.len() / 2]).unwrap();
+        expect_err(load_checkpoint(dir.path(), &vm, None, None), "truncated");
+        let mut flipped = good.clone();
+        flipped[good.len() - 3] ^= 0x55;
+        std::fs::write(&w, &flipped).unwrap();
+        expect_err(load_checkpoint(dir.path(), &vm, None, None), "corrupt");
+        // Garbage whose record matches (e.g. written by a buggy tool): parse error, no panic.
+        for garbage in [
+            vec![],
+            vec![1u8; 5],
+            vec![0xff; 64],
+            [
+                16u64.to_le_bytes().to_vec(),
+                b"{\"a\":{\"dtype\":1}}".to_vec(),
+            ]
+            .concat(),
+        ] {
+            std::fs::write(&w, &garbage).unwrap();
+            let sp = dir.path().join(STATE_FILE);
+            let mut st: StateJson = serde_json::from_slice(&std::fs::read(&sp).unwrap()).unwrap();
+            st.files.insert(
+                WEIGHTS_FILE.into(),
+                FileRecord {
+                    bytes: garbage.len() as u64,
+                    fnv1a64: fnv1a64(&garbage),
+                },
+            );
+            std::fs::write(&sp, serde_json::to_vec(&st).unwrap()).unwrap();
+            expect_err(load_checkpoint(dir.path(), &vm, None, None), "safetensors");
+        }
+        std::fs::write(dir.path().join(STATE_FILE), b"{\"format\": ").unwrap();
+        expect_err(
+            load_checkpoint(dir.path(), &vm, None, None),
+            "corrupt state.json",
+        );
+    }
+}

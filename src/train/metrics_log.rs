@@ -1,0 +1,84 @@
+//! `metrics.jsonl`: one JSON object per logged step (every loss term, step, lr, T_dyn, gradient
+//! norm, wall time), appended and flushed line by line so a crash loses at most one line.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::LossBreakdown;
+
+/// One line of `metrics.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricsRecord {
+    /// `"train"` or `"val"`.
+    pub kind: String,
+    /// Global update count over all stages.
+    pub step: u64,
+    /// Stage (0-based).
+    pub stage: usize,
+    /// Stage-local step.
+    pub stage_step: u64,
+    /// Learning rate.
+    pub lr: f64,
+    /// Frames per clip used (T_dyn).
+    pub n_frames: usize,
+    /// Global gradient norm before clipping (train lines).
+    pub grad_norm: f64,
+    /// Count-prior log-odds in effect.
+    pub count_prior_log_odds: f64,
+    /// Seconds since the run (or resume) started.
+    pub time_s: f64,
+    /// Validation lines: the early-stopping score (lower is better).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Every loss term.
+    #[serde(flatten)]
+    pub loss: LossBreakdown,
+}
+
+/// Appending JSON-lines writer.
+pub struct MetricsLog {
+    out: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl MetricsLog {
+    /// Open (create or append) `path`.
+    pub fn open(path: &Path) -> Result<Self> {
+        let f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
+        Ok(Self {
+            out: BufWriter::new(f),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Append one record and flush.
+    pub fn write(&mut self, rec: &MetricsRecord) -> Result<()> {
+        let line = serde_json::to_string(rec)
+            .map_err(|e| Error::Invalid(format!("cannot serialise metrics: {e}")))?;
+        writeln!(self.out, "{line}").map_err(|e| Error::io(&self.path, e))?;
+        self.out.flush().map_err(|e| Error::io(&self.path, e))
+    }
+}
+
+/// Read every record of a `metrics.jsonl`.
+pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRecord>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| Error::CorruptData {
+                path: path.to_path_buf(),
+                msg: format!("line {}: {e}", i + 1),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,241 @@
+//! Sources of training clips: a [`ClipSource`] yields batches of clips `(B, T, H, W, 3)` u8 with
+//! their crop offsets; [`ClipBatch::frames_tensor`] is the one conversion to f32 NCHW per frame.
+//! Any `Box<dyn Env>` is a source (reset with a seed from our RNG, step `T − 1` times with action
+//! 0, collect the frames; random crops when asked, the same window for every frame of a clip).
+
+use candle_core::{DType, Device, Tensor};
+use ndarray::{s, Array5};
+
+use crate::env::{Env, ResetOptions};
+use crate::error::{Error, Result};
+use crate::rng::SeededRng;
+
+/// What a batch should look like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClipSpec {
+    /// Clips per batch.
+    pub batch: usize,
+    /// Frames per clip.
+    pub n_frames: usize,
+    /// Random crop `[H, W]` (same window for all frames of a clip), or full frames.
+    pub crop: Option<[usize; 2]>,
+}
+
+/// A batch of clips.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClipBatch {
+    /// `(B, T, H, W, 3)` RGB bytes.
+    pub frames: Array5<u8>,
+    /// Per clip: crop offset `(y, x)` in pixels of the frames relative to the full frame.
+    pub offsets: Vec<[f32; 2]>,
+}
+
+impl ClipBatch {
+    /// `(B, T, 3, H, W)` f32 in `[0, 1]`.
+    pub fn frames_tensor(&self, dev: &Device) -> Result<Tensor> {
+        let (b, t, h, w, c) = self.frames.dim();
+        let data: Vec<u8> = self.frames.iter().copied().collect();
+        let x = Tensor::from_vec(data, (b, t, h, w, c), dev)?
+            .to_dtype(DType::F32)?
+            .affine(1.0 / 255.0, 0.0)?
+            .permute((0, 1, 4, 2, 3))?
+            .contiguous()?;
+        Ok(x)
+    }
+
+    /// `(B, 2)` crop offsets in pixels.
+    pub fn offsets_tensor(&self, dev: &Device) -> Result<Tensor> {
+        let v: Vec<f32> = self
+            .offsets
+            .iter()
+            .flat_map(|o| o.iter().copied())
+            .collect();
+        Ok(Tensor::from_vec(v, (self.offsets.len(), 2), dev)?)
+    }
+
+    /// Number of clips.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// No clips.
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+}
+
+/// Anything that yields batches of training clips.
+pub trait ClipSource {
+    /// Next batch; all randomness from `rng`.
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch>;
+}
+
+/// Roll one clip of `t` frames from `env` (reset with a seed from `rng`, action 0). Episodes that
+/// end early are discarded and redrawn (up to 100 times).
+fn roll_clip<E: Env + ?Sized>(
+    env: &mut E,
+    t: usize,
+    rng: &mut SeededRng,
+) -> Result<Vec<crate::env::Frame>> {
+    for _ in 0..100 {
+        let (obs, _) = env.reset(Some(rng.next_u64()), &ResetOptions::default())?;
+        let mut frames = vec![obs];
+        let mut ended = false;
+        while frames.len() < t {
+            let st = env.step(0)?;
+            frames.push(st.obs);
+            if (st.terminated || st.truncated) && frames.len() < t {
+                ended = true;
+                break;
+            }
+        }
+        if !ended {
+            return Ok(frames);
+        }
+    }
+    Err(Error::Invalid(format!(
+        "env `{}`: 100 episodes in a row ended before {t} frames; use shorter clips (train.n_frames)",
+        env.id()
+    )))
+}
+
+impl<E: Env + ?Sized> ClipSource for Box<E> {
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
+        let env: &mut E = self;
+        let mut out: Option<Array5<u8>> = None;
+        let mut offsets = Vec::with_capacity(spec.batch);
+        for bi in 0..spec.batch {
+            let clip = roll_clip(env, spec.n_frames, rng)?;
+            let (fh, fw, fc) = clip[0].dim();
+            if fc != 3 {
+                return Err(Error::Invalid(format!(
+                    "env `{}` gives {fc}-channel frames; SILOT needs RGB (3 channels)",
+                    env.id()
+                )));
+            }
+            let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
+            if ch > fh || cw > fw {
+                return Err(Error::Invalid(format!(
+                    "crop {ch}x{cw} is larger than the env's {fh}x{fw} frames"
+                )));
+            }
+            let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
+            let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
+            let arr =
+                out.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
+            for (t, f) in clip.iter().enumerate() {
+                arr.slice_mut(s![bi, t, .., .., ..]).assign(&f.slice(s![
+                    oy..oy + ch,
+                    ox..ox + cw,
+                    ..
+                ]));
+            }
+            offsets.push([oy as f32, ox as f32]);
+        }
+        let frames = out.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
+        Ok(ClipBatch { frames, offsets })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{Info, Space, Transition};
+    use ndarray::ArrayViewMut3;
+
+    /// A 10x12 env whose frame encodes (episode seed, time, pixel position) in its bytes.
+    struct Counter {
+        obs: Space,
+        act: Space,
+        seed: u8,
+        t: u8,
+    }
+
+    impl Counter {
+        fn fill(&self, mut obs: ArrayViewMut3<'_, u8>) {
+            for ((y, x, c), v) in obs.indexed_iter_mut() {
+                *v = match c {
+                    0 => self.seed,
+                    1 => self.t,
+                    _ => (y * 12 + x) as u8,
+                };
+            }
+        }
+    }
+
+    impl Env for Counter {
+        fn id(&self) -> &str {
+            "counter"
+        }
+        fn observation_space(&self) -> &Space {
+            &self.obs
+        }
+        fn action_space(&self) -> &Space {
+            &self.act
+        }
+        fn reset_into(
+            &mut self,
+            seed: Option<u64>,
+            _o: &ResetOptions,
+            obs: ArrayViewMut3<'_, u8>,
+        ) -> Result<Info> {
+            self.seed = seed.unwrap_or(0) as u8;
+            self.t = 0;
+            self.fill(obs);
+            Ok(Info::default())
+        }
+        fn step_into(&mut self, _a: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
+            self.t += 1;
+            self.fill(obs);
+            Ok(Transition::default())
+        }
+        fn render(&self) -> Option<crate::env::Frame> {
+            None
+        }
+    }
+
+    #[test]
+    fn env_source_crops_and_converts() {
+        let mut env: Box<dyn Env> = Box::new(Counter {
+            obs: Space::rgb(10, 12),
+            act: Space::Discrete { n: 1 },
+            seed: 0,
+            t: 0,
+        });
+        let spec = ClipSpec {
+            batch: 3,
+            n_frames: 4,
+            crop: Some([6, 5]),
+        };
+        let a = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
+        let b = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
+        assert_eq!(a, b, "same rng, same batch");
+        assert_eq!(a.frames.dim(), (3, 4, 6, 5, 3));
+        for (i, off) in a.offsets.iter().enumerate() {
+            let (oy, ox) = (off[0] as usize, off[1] as usize);
+            assert!(oy <= 4 && ox <= 7);
+            for t in 0..4 {
+                assert_eq!(a.frames[[i, t, 0, 0, 1]], t as u8);
+                assert_eq!(a.frames[[i, t, 2, 3, 2]], ((oy + 2) * 12 + ox + 3) as u8);
+                // Same episode (and crop window) for every frame of a clip.
+                assert_eq!(a.frames[[i, t, 0, 0, 0]], a.frames[[i, 0, 0, 0, 0]]);
+            }
+        }
+        let x = a.frames_tensor(&Device::Cpu).unwrap();
+        assert_eq!(x.dims(), &[3, 4, 3, 6, 5]);
+        let v = x
+            .narrow(2, 2, 1)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap();
+        let want = a.frames[[0, 0, 0, 0, 2]] as f32 / 255.0;
+        assert!((v[0] - want).abs() < 1e-7);
+        let too_big = ClipSpec {
+            crop: Some([11, 5]),
+            ..spec
+        };
+        assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
+    }
+}

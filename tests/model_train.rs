@@ -1,0 +1,219 @@
+//! Training: the smoke config's loss falls on a fixed batch, same seed → bit-identical loss
+//! trajectory, checkpoint save → load gives bit-identical outputs and resumes, `train::run` writes
+//! its run directory.
+
+use candle_core::{DType, Device, Tensor};
+use silot::model::StepCtx;
+use silot::train::{self, TrainOptions, Trainer};
+
+use crate::model_util::{moving_squares, smoke_cfg};
+
+#[test]
+fn loss_falls_on_a_fixed_batch() {
+    // 90 updates on one batch (T_dyn = 2 during the first `n_curric` = 100 steps of the smoke
+    // config): the loss must fall by more than 2x.
+    let cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let mut tr = Trainer::new(&cfg, &dev).unwrap();
+    let clip = moving_squares(4, 4, 24, 24, 3);
+    let off = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+    let losses: Vec<f64> = (0..90)
+        .map(|_| tr.train_step(&clip, &off).unwrap().loss.total)
+        .collect();
+    let first = losses[0];
+    let late = losses[80..].iter().sum::<f64>() / 10.0;
+    assert!(late * 2.0 < first, "loss {first} → {late}: {losses:?}");
+}
+
+#[test]
+fn same_seed_same_loss_trajectory() {
+    let cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let clip = moving_squares(4, 4, 24, 24, 4);
+    let off = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+    let traj = || {
+        let mut tr = Trainer::new(&cfg, &dev).unwrap();
+        (0..4)
+            .map(|_| tr.train_step(&clip, &off).unwrap().loss)
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (traj(), traj());
+    assert_eq!(a, b);
+    assert_ne!(a[0].total, a[3].total);
+}
+
+fn eval_out(tr: &Trainer, clip: &Tensor) -> Vec<f32> {
+    let st = tr.model.initial_state(4, 4, None, &Device::Cpu).unwrap();
+    let out = tr
+        .model
+        .run_clip(clip, st, &mut StepCtx::eval(1), None)
+        .unwrap();
+    Tensor::stack(&out.reconstructions, 0)
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap()
+}
+
+#[test]
+fn checkpoint_round_trip_is_bit_identical_and_resumes() {
+    let cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let dir = tempfile::tempdir().unwrap();
+    let clip = moving_squares(4, 4, 24, 24, 6);
+    let off = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+    let mut a = Trainer::new(&cfg, &dev).unwrap();
+    for _ in 0..3 {
+        a.train_step(&clip, &off).unwrap();
+    }
+    a.save(dir.path()).unwrap();
+    let mut other = cfg.clone();
+    other.train.seed += 1;
+    let mut b = Trainer::new(&other, &dev).unwrap();
+    assert_ne!(eval_out(&a, &clip), eval_out(&b, &clip));
+    // A different config is refused.
+    assert!(b.load(dir.path()).is_err());
+    let mut b = Trainer::new(&cfg, &dev).unwrap();
+    b.load(dir.path()).unwrap();
+    assert_eq!(b.progress, a.progress);
+    assert_eq!(eval_out(&a, &clip), eval_out(&b, &clip));
+    // Continuing both gives the same next step (optimiser state restored).
+    let la = a.train_step(&clip, &off).unwrap().loss;
+    let lb = b.train_step(&clip, &off).unwrap().loss;
+    assert_eq!(la, lb);
+}
+
+/// A source of fixed synthetic clips.
+struct Squares(u64);
+
+impl train::source::ClipSource for Squares {
+    fn next_batch(
+        &mut self,
+        spec: &train::source::ClipSpec,
+        _rng: &mut silot::rng::SeededRng,
+    ) -> silot::Result<train::source::ClipBatch> {
+        self.0 += 1;
+        let x = moving_squares(spec.batch, spec.n_frames, 24, 24, self.0 % 3);
+        let v: Vec<f32> = x
+            .permute((0, 1, 3, 4, 2))
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let bytes: Vec<u8> = v.iter().map(|f| (f * 255.0).round() as u8).collect();
+        let frames =
+            ndarray::Array5::from_shape_vec((spec.batch, spec.n_frames, 24, 24, 3), bytes).unwrap();
+        Ok(train::source::ClipBatch {
+            frames,
+            offsets: vec![[0.0, 0.0]; spec.batch],
+        })
+    }
+}
+
+#[test]
+fn run_writes_run_dir_and_resumes() {
+    let mut cfg = smoke_cfg();
+    cfg.train.steps = 12;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = |steps| TrainOptions {
+        steps: Some(steps),
+        device: Device::Cpu,
+        progress: false,
+    };
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
+    assert_eq!(s.steps, 6);
+    for f in ["config.toml", "metrics.jsonl", "checkpoint/state.json"] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(12)).unwrap();
+    assert_eq!(s.steps, 12);
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let train_steps: Vec<u64> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(train_steps, (1..=12).collect::<Vec<_>>());
+    assert!(recs.iter().any(|r| r.kind == "val" && r.step == 10));
+    assert!(recs.iter().all(|r| r.loss.total.is_finite()));
+    // The best checkpoint of the validation at step 10 exists.
+    assert!(dir.path().join("best/state.json").exists() || cfg.train.patience_start > 10);
+    // A different config in the same directory is refused.
+    let mut other = cfg.clone();
+    other.train.lr = 0.5;
+    assert!(train::run(&other, dir.path(), &mut Squares(0), opts(13)).is_err());
+}
+
+#[test]
+fn early_stopping_moves_through_stages() {
+    let mut cfg = smoke_cfg();
+    cfg.train.batch_size = 2;
+    cfg.train.n_frames = 2;
+    cfg.train.n_val = 2;
+    cfg.train.eval_every = 1;
+    cfg.train.patience = 1;
+    cfg.train.patience_start = 1;
+    cfg.train.n_stages = 2;
+    cfg.train.steps = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TrainOptions {
+        steps: None,
+        device: Device::Cpu,
+        progress: false,
+    };
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
+    assert!(s.finished && s.stage == 1, "{s:?}");
+    assert!(s.steps < 40);
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let stage1: Vec<_> = recs
+        .iter()
+        .filter(|r| r.stage == 1 && r.kind == "train")
+        .collect();
+    assert!(!stage1.is_empty());
+    for r in &stage1 {
+        assert!((r.lr - cfg.train.lr / 3.0).abs() < 1e-15);
+        // Stage 2 quirk: constant count-prior log-odds 0.0125.
+        assert_eq!(r.count_prior_log_odds, 0.0125);
+    }
+    assert_eq!(stage1[0].stage_step, 1);
+    assert!(dir.path().join("best/state.json").exists());
+}
+
+/// Scores `-min(stage_step, 4)`: improves until step 4, then flat.
+struct Plateau;
+
+impl train::Validator for Plateau {
+    fn validate(&mut self, tr: &Trainer) -> silot::Result<train::Validation> {
+        Ok(train::Validation {
+            score: -(tr.progress.stage_step.min(4) as f64),
+            loss: Default::default(),
+        })
+    }
+}
+
+#[test]
+fn custom_validator_drives_early_stopping() {
+    let mut cfg = smoke_cfg();
+    cfg.train.batch_size = 2;
+    cfg.train.n_frames = 2;
+    cfg.train.eval_every = 1;
+    cfg.train.patience = 2;
+    cfg.train.patience_start = 1;
+    cfg.train.n_stages = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TrainOptions {
+        steps: Some(30),
+        device: Device::Cpu,
+        progress: false,
+    };
+    let s =
+        train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();
+    assert!(s.finished);
+    assert_eq!(s.steps, 6);
+    assert_eq!(s.best_val, Some(-4.0));
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let scores: Vec<f64> = recs.iter().filter_map(|r| r.score).collect();
+    assert_eq!(scores, vec![-1.0, -2.0, -3.0, -4.0, -4.0, -4.0]);
+}
