@@ -1,11 +1,13 @@
 //! The `silot` command line: one file per subcommand, each a thin layer over the library.
 
 mod clips;
+mod device;
 mod envs;
 mod eval;
 mod label;
 mod render;
 mod rollout;
+mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +33,8 @@ pub enum Command {
     Label(label::LabelArgs),
     /// Draw tracking pictures: ground truth beside predictions, boxes coloured by identity.
     Render(render::RenderArgs),
+    /// Train SILOT on an experiment (resumes from the run directory).
+    Train(train::TrainArgs),
 }
 
 /// Parse arguments, run, and turn errors into a message and exit code 1.
@@ -43,6 +47,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Eval(a) => eval::run(a),
         Command::Label(a) => label::run(a),
         Command::Render(a) => render::run(a),
+        Command::Train(a) => train::run_cli(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

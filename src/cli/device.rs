@@ -1,0 +1,31 @@
+//! `--device cpu|cuda` for commands that run the model.
+
+use candle_core::Device;
+use clap::ValueEnum;
+
+/// Where the model runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceArg {
+    /// The CPU.
+    Cpu,
+    /// The first CUDA GPU (needs a build with `--features cuda`).
+    Cuda,
+}
+
+/// Open the device, with a clear error when CUDA is not compiled in or no GPU answers.
+pub fn open(d: DeviceArg) -> anyhow::Result<Device> {
+    match d {
+        DeviceArg::Cpu => Ok(Device::Cpu),
+        DeviceArg::Cuda => {
+            if !candle_core::utils::cuda_is_available() {
+                anyhow::bail!(
+                    "--device cuda: this binary was built without CUDA support; rebuild with \
+                     `cargo build --release --features cuda` (see README, CUDA section)"
+                );
+            }
+            Device::new_cuda(0).map_err(|e| {
+                anyhow::anyhow!("--device cuda: no usable GPU ({e}); check the driver and LD_LIBRARY_PATH, or use --device cpu")
+            })
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! `silot train`: train SILOT from an experiment file, resumable.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::device::{open, DeviceArg};
+use crate::env::registry;
+use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
+use crate::train::{run, TrainOptions};
+
+/// Arguments of `silot train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Experiment: an id (`scattered_mnist`, `space_invaders`, `smoke`, ...) or a TOML path with
+    /// `[env]`, `[model]` and `[train]` sections.
+    #[arg(long)]
+    pub config: String,
+    /// Run directory: config copy, `metrics.jsonl`, checkpoints. Resumes if it holds one.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Stop after this many total steps (default: the config's `train.steps`).
+    #[arg(long)]
+    pub steps: Option<u64>,
+    /// Train on clips from a `silot rollout` dataset instead of rolling out the env on the fly.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Device.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    pub device: DeviceArg,
+}
+
+/// Run training.
+pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
+    let exp = registry::load_experiment(&a.config)?;
+    let cfg = exp.run_config(&a.config)?;
+    let device = open(a.device)?;
+    let mut source: Box<dyn ClipSource> = match &a.data {
+        Some(dir) => Box::new(DatasetSource::open(dir)?),
+        None => {
+            let env = registry::make_from_spec(&exp.env)?;
+            let warmup = if exp.env.is_atari() { 300 } else { 0 };
+            Box::new(RolloutSource::new(env, warmup))
+        }
+    };
+    let opts = TrainOptions { steps: a.steps, device, progress: true };
+    let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
+    println!(
+        "trained to step {} (stage {}{}); last loss {:.3}; run directory {}",
+        summary.steps,
+        summary.stage,
+        if summary.finished { ", finished" } else { "" },
+        summary.last.total,
+        a.out.display()
+    );
+    Ok(())
+}
