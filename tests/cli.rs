@@ -261,3 +261,32 @@ fn render_and_label_write_files() {
         "Space Invaders frames have objects"
     );
 }
+
+#[test]
+fn train_smoke_writes_metrics_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let r = run.to_str().unwrap();
+    let (ok, stdout, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--steps", "3"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("trained to step 3"), "{stdout}");
+    assert!(run.join("config.toml").exists());
+    let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
+    let first = lines(&run.join("metrics.jsonl"));
+    assert!(first >= 3, "one JSON line per logged step");
+    let rec: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().next().unwrap()).unwrap();
+    assert!(rec.to_string().contains("total"), "loss terms are logged: {rec}");
+    let (ok, stdout, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--steps", "5"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("trained to step 5"), "resumed: {stdout}");
+    let (ok, _, stderr) = silot(&["train", "--config", "scattered_shapes", "--out", r, "--steps", "1"]);
+    assert!(!ok && stderr.contains("different config"), "{stderr}");
+    let (ok, _, stderr) = silot(&["train", "--config", "breakout", "--out", dir.path().join("b").to_str().unwrap()]);
+    assert!(!ok && stderr.contains("no [model] section"), "{stderr}");
+    #[cfg(not(feature = "cuda"))]
+    {
+        let (ok, _, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--device", "cuda"]);
+        assert!(!ok && stderr.contains("built without CUDA"), "{stderr}");
+    }
+}
