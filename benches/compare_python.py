@@ -3,6 +3,9 @@
 `AtariVectorEnv`) vs envpool, same settings: Space Invaders, RGB 210x160 observations,
 frameskip 1 and 4, no sticky actions, no no-op starts / fire reset / episodic life / reward
 clipping / frame stacking / max-pooling where the library lets us turn them off.
+envpool cannot turn off two things: `noop_max=1` still steps one no-op frame per reset, and at
+frameskip >= 2 it always max-pools the last two frames (and fetches RGB for both); it also
+returns CHW, so it transposes every frame. Its settings are otherwise the same.
 
 Installs nothing. Setup (a virtualenv is fine):
     pip install "ale-py==0.12.*" envpool

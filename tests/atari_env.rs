@@ -379,3 +379,42 @@ fn sticky_probability_one_keeps_the_reset_noop() {
         );
     }
 }
+
+#[test]
+fn gymnasium_env_checker_passes_on_atari_stacks() {
+    use silot::env::check::{check_env_with, CheckOptions};
+    let short = |cfg: AtariConfig| AtariConfig {
+        max_episode_frames: Some(2_000),
+        ..cfg
+    };
+    // ALE 0.6 resets deterministically: without no-op starts, seeds only drive sticky actions.
+    let deterministic_reset = CheckOptions {
+        seeds_change_reset: false,
+        unseeded_reset_differs: false,
+        ..Default::default()
+    };
+    // render() shows the full screen (Gymnasium's `rgb_array`), not the cropped/resized obs.
+    let transformed_obs = CheckOptions {
+        render_matches_obs: false,
+        ..Default::default()
+    };
+    let stacks = [
+        (short(si(AtariPreset::V5)), deterministic_reset),
+        (short(si(AtariPreset::Paper)), transformed_obs.clone()),
+        (
+            short(AtariConfig {
+                grayscale_resize: Some([84, 84]),
+                frame_stack: Some(4),
+                fire_reset: Some(true),
+                reward_clip: Some(true),
+                noop_max: Some(30),
+                ..AtariConfig::new("breakout", AtariPreset::V5)
+            }),
+            transformed_obs,
+        ),
+    ];
+    for (cfg, opts) in stacks {
+        let mut env = make_atari(&cfg).unwrap();
+        check_env_with(env.as_mut(), &opts).unwrap_or_else(|e| panic!("{cfg:?}: {e}"));
+    }
+}

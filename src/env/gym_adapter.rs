@@ -5,7 +5,7 @@
 //! negative seed, unknown reset options) **panic** with our error message. Spaces map as
 //! `Discrete(n)` → `Space::Discrete(n as i32)` and an image box → `Space::Box` with flattened
 //! per-element `low`/`high` (length `H * W * C`); infos become `HashMap<String, Value>` with our
-//! [`Info`](super::Info) field names (`lives`, `episode_frame_number`, `frame_number`,
+//! [`Info`] field names (`lives`, `episode_frame_number`, `frame_number`,
 //! `objects`; absent fields are left out).
 
 use std::collections::HashMap;

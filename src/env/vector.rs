@@ -2,14 +2,15 @@
 //! written straight into one contiguous `(N, H, W, C)` batch (Gymnasium's vector API, EnvPool's
 //! `seed + i` seeding).
 //!
-//! Threading: `n_threads - 1` persistent workers plus the calling thread. A call publishes its
-//! command by starting a new epoch in one atomic "ticket" (epoch in the high 32 bits, next env
-//! index in the low 32); every thread then claims envs one at a time with `fetch_add` on the
-//! ticket and runs the command on each env it claimed, writing only that env's batch row and
-//! result slots. Dynamic claiming balances uneven env costs and keeps going at full speed when a
-//! worker is descheduled on a loaded machine (the caller simply takes its envs). Waiting threads
-//! spin briefly, then yield, then park: a step costs no thread spawn, no channel message and no
-//! allocation. Envs are built in parallel on `n_threads` threads.
+//! Threading: `n_threads - 1` persistent workers plus the calling thread, each with a "home"
+//! chunk of contiguous envs. A call publishes its command by bumping an atomic epoch; every
+//! thread then claims envs one at a time (an atomic `fetch_max` of the epoch into the env's claim
+//! word), its home chunk first (so an env's emulator state stays in one core's cache), then any
+//! env still unclaimed elsewhere (work stealing: uneven env costs balance out, and a worker
+//! descheduled on a loaded machine does not stall the step). A thread writes only the batch rows
+//! and result slots of envs it claimed. Waiting threads spin briefly, then yield, then park: a step
+//! costs no thread spawn, no channel message and no allocation. Envs are built in parallel on
+//! `n_threads` threads.
 
 use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -147,18 +148,19 @@ struct EnvSlot<E> {
     needs_autoreset: bool,
 }
 
-/// Mask of the env index in the ticket.
-const INDEX_MASK: u64 = 0xFFFF_FFFF;
-
 /// State shared by the caller and the workers.
 ///
-/// Protocol: the caller writes `cmd` and `out.actions`, resets `done`, then stores a new epoch
-/// with index 0 into `ticket` (Release). Any thread claims env `i` by a `fetch_add` on `ticket`
-/// that returns index `i < n` (AcqRel); it alone touches env `i` and its slots until it
-/// increments `done` (Release). A claim succeeds only while the epoch's command is unfinished, so
-/// `cmd` is stable whenever it is read. The caller reads slots only after `done == n` (Acquire).
+/// Protocol: the caller writes `cmd` and `out.actions`, resets `done`, then increments `epoch`
+/// (Release). A thread that read epoch `e` claims env `i` when `claims[i].fetch_max(e)` returns
+/// less than `e` (AcqRel); it alone touches env `i` and its slots until it increments `done`
+/// (Release). A claim succeeds only while epoch `e` is unfinished, so `cmd` is stable whenever
+/// it is read. The caller reads slots only after `done == n` (Acquire).
 struct Shared<E> {
-    ticket: AtomicU64,
+    epoch: AtomicU64,
+    /// Per env: the last epoch in which it was claimed.
+    claims: Box<[AtomicU64]>,
+    /// Per thread (0 = the caller): the envs it tries first.
+    homes: Vec<std::ops::Range<usize>>,
     done: AtomicUsize,
     shutdown: AtomicBool,
     n_envs: usize,
@@ -171,19 +173,23 @@ struct Shared<E> {
 }
 
 // SAFETY: see the protocol on `Shared`: each env and slot has one user at a time, hand-over is
-// ordered by the ticket/done atomics, and envs are `Send`.
+// ordered by the epoch, claim and done atomics, and envs are `Send`.
 unsafe impl<E: Send> Sync for Shared<E> {}
 // SAFETY: the raw buffers own their data (Info, Error, Frame are Send), envs are `Send`.
 unsafe impl<E: Send> Send for Shared<E> {}
 
 impl<E: Env> Shared<E> {
-    /// Claim and run envs of the current epoch until none is left; returns the last epoch seen.
-    fn work(&self) -> u64 {
-        loop {
-            let old = self.ticket.fetch_add(1, Ordering::AcqRel);
-            let (epoch, i) = (old >> 32, (old & INDEX_MASK) as usize);
-            if i >= self.n_envs {
-                return epoch;
+    /// Claim and run envs of the current epoch, home chunk of thread `tid` first, until none
+    /// is left; returns the epoch worked on.
+    fn work(&self, tid: usize) -> u64 {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        let start = self.homes[tid].start;
+        for k in 0..self.n_envs {
+            let i = (start + k) % self.n_envs;
+            if self.claims[i].load(Ordering::Relaxed) >= epoch
+                || self.claims[i].fetch_max(epoch, Ordering::AcqRel) >= epoch
+            {
+                continue;
             }
             // SAFETY: the successful claim makes this thread env i's only user until `done` is
             // incremented, and keeps the caller from rewriting `cmd` meanwhile.
@@ -210,6 +216,7 @@ impl<E: Env> Shared<E> {
                 }
             }
         }
+        epoch
     }
 }
 
@@ -299,17 +306,16 @@ fn wait_until(ready: impl Fn() -> bool) {
     }
 }
 
-fn worker_loop<E: Env>(shared: Arc<Shared<E>>) {
+fn worker_loop<E: Env>(shared: Arc<Shared<E>>, tid: usize) {
     let mut seen = 0u64;
     loop {
         wait_until(|| {
-            shared.ticket.load(Ordering::Acquire) >> 32 != seen
-                || shared.shutdown.load(Ordering::Acquire)
+            shared.epoch.load(Ordering::Acquire) != seen || shared.shutdown.load(Ordering::Acquire)
         });
         if shared.shutdown.load(Ordering::Acquire) {
             return;
         }
-        seen = shared.work();
+        seen = shared.work(tid);
     }
 }
 
@@ -369,10 +375,9 @@ impl<E: Env + 'static> VectorEnv<E> {
     where
         F: Fn(usize) -> Result<E> + Sync,
     {
-        if n_envs == 0 || n_threads == 0 || n_envs > INDEX_MASK as usize {
+        if n_envs == 0 || n_threads == 0 {
             return Err(Error::Invalid(format!(
-                "VectorEnv needs 1 <= n_envs < 2^32 and n_threads >= 1, got {n_envs} and \
-                 {n_threads}"
+                "VectorEnv needs n_envs >= 1 and n_threads >= 1, got {n_envs} and {n_threads}"
             )));
         }
         let n_threads = n_threads.min(n_envs);
@@ -418,8 +423,10 @@ impl<E: Env + 'static> VectorEnv<E> {
             ))
         })?;
         let shared = Arc::new(Shared {
-            // Epoch 0 is already exhausted: workers wait for epoch 1.
-            ticket: AtomicU64::new(n_envs as u64),
+            // Commands start at epoch 1; claims of epoch 0 never succeed.
+            epoch: AtomicU64::new(0),
+            claims: (0..n_envs).map(|_| AtomicU64::new(0)).collect(),
+            homes: (0..n_threads).map(|t| bounds[t]..bounds[t + 1]).collect(),
             done: AtomicUsize::new(0),
             shutdown: AtomicBool::new(false),
             n_envs,
@@ -442,7 +449,7 @@ impl<E: Env + 'static> VectorEnv<E> {
             let worker_shared = Arc::clone(&shared);
             let spawned = thread::Builder::new()
                 .name(format!("silot-venv-{t}"))
-                .spawn(move || worker_loop(worker_shared));
+                .spawn(move || worker_loop(worker_shared, t));
             match spawned {
                 Ok(handle) => workers.push((handle.thread().clone(), handle)),
                 Err(e) => {
@@ -503,12 +510,11 @@ impl<E: Env + 'static> VectorEnv<E> {
                 *waiter = Some(me);
             }
         }
-        let epoch = (shared.ticket.load(Ordering::Relaxed) >> 32) + 1;
-        shared.ticket.store(epoch << 32, Ordering::Release);
+        shared.epoch.fetch_add(1, Ordering::Release);
         for (t, _) in &self.workers {
             t.unpark();
         }
-        shared.work();
+        shared.work(0);
         wait_until(|| shared.done.load(Ordering::Acquire) == shared.n_envs);
         for i in 0..self.n_envs {
             // SAFETY: all envs are done; the caller has exclusive access.
@@ -634,16 +640,18 @@ mod tests {
 
     #[test]
     fn batch_matches_single_envs_for_any_thread_count() {
-        for threads in [1, 2, 3, 5] {
-            let mut v = fakes(5, threads, 1000, AutoresetMode::NextStep);
+        for (n, threads) in [(5, 1), (5, 2), (5, 3), (5, 5), (13, 6)] {
+            let mut v = fakes(n, threads, 1000, AutoresetMode::NextStep);
             v.reset(Some(10)).unwrap();
-            let mut singles: Vec<Fake> = (0..5).map(|i| Fake::new(2, 3, 1, 1000 + i)).collect();
+            let mut singles: Vec<Fake> = (0..n)
+                .map(|i| Fake::new(2, 3, 1, 1000 + i as u32))
+                .collect();
             for (i, e) in singles.iter_mut().enumerate() {
                 e.reset(Some(10 + i as u64), &ResetOptions::default())
                     .unwrap();
             }
             for step in 0..500 {
-                let actions: Vec<usize> = (0..5).map(|i| (i + step) % 4).collect();
+                let actions: Vec<usize> = (0..n).map(|i| (i + step) % 4).collect();
                 let out = v.step(&actions).unwrap();
                 for (i, e) in singles.iter_mut().enumerate() {
                     let s = e.step(actions[i]).unwrap();

@@ -1,5 +1,6 @@
-//! Gymnasium-style wrappers: generic structs `W<E: Env>` that implement [`Env`] by delegating to
-//! the env they wrap (reach it with `inner()` / `inner_mut()` / `into_inner()`).
+//! Gymnasium-style wrappers: generic structs `W<E: Env>` that implement
+//! [`Env`](crate::env::Env) by delegating to the env they wrap (reach it with `inner()` /
+//! `inner_mut()` / `into_inner()`).
 //!
 //! Observation-changing wrappers keep their own buffers for the inner observation, so no wrapper
 //! allocates per step.
