@@ -19,6 +19,7 @@ pub struct EvalClip {
 pub const EVAL_FRAMES: usize = 8;
 
 /// Force the paper's data protocol for Atari (ground truth is defined on `paper` clips).
+#[cfg_attr(not(feature = "atari"), allow(unused_mut))]
 pub fn paper_protocol(mut cfg: ExperimentConfig) -> ExperimentConfig {
     #[cfg(feature = "atari")]
     if let Some(a) = cfg.env.atari.as_mut() {

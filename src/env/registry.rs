@@ -28,7 +28,11 @@ pub const EMBEDDED: &[(&str, &str)] = &[
 
 /// Every env id, sorted: the embedded experiment files, then the remaining Atari games.
 pub fn known_ids() -> Vec<String> {
-    let mut ids: Vec<String> = EMBEDDED.iter().map(|(id, _)| id.to_string()).collect();
+    let mut ids: Vec<String> = EMBEDDED
+        .iter()
+        .filter(|(_, text)| cfg!(feature = "atari") || !needs_atari(text))
+        .map(|(id, _)| id.to_string())
+        .collect();
     #[cfg(feature = "atari")]
     for game in crate::env::atari::roms::GAME_IDS.iter().copied() {
         if !ids.iter().any(|i| i == game) {
@@ -42,6 +46,12 @@ pub fn known_ids() -> Vec<String> {
 /// Load the experiment for `id_or_path`: an embedded id, a bundled Atari game, or a TOML path.
 pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
     if let Some((id, text)) = EMBEDDED.iter().find(|(id, _)| *id == id_or_path) {
+        if !cfg!(feature = "atari") && needs_atari(text) {
+            return Err(Error::Invalid(format!(
+                "env `{id}` is an Atari game and this build has no Atari support; rebuild with \
+                 the default `atari` feature"
+            )));
+        }
         return ExperimentConfig::from_toml(text, &format!("envs/{id}.toml (embedded)"));
     }
     let p = Path::new(id_or_path);
@@ -59,6 +69,11 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
         id: id_or_path.to_string(),
         known: known_ids().join(", "),
     })
+}
+
+/// Whether an experiment file configures an Atari env.
+fn needs_atari(text: &str) -> bool {
+    text.lines().any(|l| l.trim() == "[env.atari]")
 }
 
 /// The `[env]` section of [`load_experiment`].

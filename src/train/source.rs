@@ -137,6 +137,107 @@ impl<E: Env + ?Sized> ClipSource for Box<E> {
     }
 }
 
+/// Crop one clip `(T, H, W, 3)` into `arr[bi]` at a random window; returns the offset.
+fn crop_into(
+    arr: &mut Array5<u8>,
+    bi: usize,
+    clip: &ndarray::Array4<u8>,
+    crop: [usize; 2],
+    rng: &mut SeededRng,
+) -> Result<[f32; 2]> {
+    let (t, fh, fw, _) = clip.dim();
+    let [ch, cw] = crop;
+    if ch > fh || cw > fw {
+        return Err(Error::Invalid(format!("crop {ch}x{cw} is larger than the {fh}x{fw} frames")));
+    }
+    let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
+    let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
+    arr.slice_mut(s![bi, .., .., .., ..])
+        .assign(&clip.slice(s![..t, oy..oy + ch, ox..ox + cw, ..]));
+    Ok([oy as f32, ox as f32])
+}
+
+/// Training clips read from a `silot rollout` dataset directory: each batch draws clips
+/// uniformly (with replacement) and, if asked, a random crop window per clip.
+pub struct DatasetSource {
+    dataset: crate::data::Dataset,
+}
+
+impl DatasetSource {
+    /// Open the dataset at `dir`.
+    pub fn open(dir: &std::path::Path) -> Result<Self> {
+        let dataset = crate::data::Dataset::open(dir)?;
+        if dataset.is_empty() {
+            return Err(Error::Invalid(format!("dataset {} holds no clips", dir.display())));
+        }
+        if dataset.meta().channels != 3 {
+            return Err(Error::Invalid(format!(
+                "dataset {} has {}-channel frames; SILOT needs RGB",
+                dir.display(),
+                dataset.meta().channels
+            )));
+        }
+        Ok(Self { dataset })
+    }
+}
+
+impl ClipSource for DatasetSource {
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
+        let m = self.dataset.meta();
+        if spec.n_frames > m.frames_per_clip {
+            return Err(Error::Invalid(format!(
+                "training wants {}-frame clips but the dataset's clips have {} frames",
+                spec.n_frames, m.frames_per_clip
+            )));
+        }
+        let [ch, cw] = spec.crop.unwrap_or([m.height, m.width]);
+        let mut frames = Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3));
+        let mut offsets = Vec::with_capacity(spec.batch);
+        for bi in 0..spec.batch {
+            let i = (rng.next_u64() % self.dataset.len() as u64) as usize;
+            let clip = self.dataset.clip(i)?.frames;
+            let clip = clip.slice(s![..spec.n_frames, .., .., ..]).to_owned();
+            offsets.push(crop_into(&mut frames, bi, &clip, [ch, cw], rng)?);
+        }
+        Ok(ClipBatch { frames, offsets })
+    }
+}
+
+/// Training clips rolled out on the fly with a seeded random policy and a random warm-up
+/// ([`crate::data::collect_clip`]); suits Atari, where action 0 alone would show a static game.
+pub struct RolloutSource {
+    env: Box<dyn Env>,
+    max_warmup_steps: usize,
+}
+
+impl RolloutSource {
+    /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
+    pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
+        Self { env, max_warmup_steps }
+    }
+}
+
+impl ClipSource for RolloutSource {
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
+        let opts = crate::data::RolloutOptions {
+            frames_per_clip: spec.n_frames,
+            max_warmup_steps: self.max_warmup_steps,
+            max_attempts: 20,
+        };
+        let mut frames: Option<Array5<u8>> = None;
+        let mut offsets = Vec::with_capacity(spec.batch);
+        for bi in 0..spec.batch {
+            let clip = crate::data::collect_clip(self.env.as_mut(), rng.next_u64(), &opts)?.frames;
+            let (_, fh, fw, _) = clip.dim();
+            let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
+            let arr = frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
+            offsets.push(crop_into(arr, bi, &clip, [ch, cw], rng)?);
+        }
+        let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
+        Ok(ClipBatch { frames, offsets })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,106 +338,5 @@ mod tests {
             ..spec
         };
         assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
-    }
-}
-
-/// Crop one clip `(T, H, W, 3)` into `arr[bi]` at a random window; returns the offset.
-fn crop_into(
-    arr: &mut Array5<u8>,
-    bi: usize,
-    clip: &ndarray::Array4<u8>,
-    crop: [usize; 2],
-    rng: &mut SeededRng,
-) -> Result<[f32; 2]> {
-    let (t, fh, fw, _) = clip.dim();
-    let [ch, cw] = crop;
-    if ch > fh || cw > fw {
-        return Err(Error::Invalid(format!("crop {ch}x{cw} is larger than the {fh}x{fw} frames")));
-    }
-    let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
-    let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
-    arr.slice_mut(s![bi, .., .., .., ..])
-        .assign(&clip.slice(s![..t, oy..oy + ch, ox..ox + cw, ..]));
-    Ok([oy as f32, ox as f32])
-}
-
-/// Training clips read from a `silot rollout` dataset directory: each batch draws clips
-/// uniformly (with replacement) and, if asked, a random crop window per clip.
-pub struct DatasetSource {
-    dataset: crate::data::Dataset,
-}
-
-impl DatasetSource {
-    /// Open the dataset at `dir`.
-    pub fn open(dir: &std::path::Path) -> Result<Self> {
-        let dataset = crate::data::Dataset::open(dir)?;
-        if dataset.is_empty() {
-            return Err(Error::Invalid(format!("dataset {} holds no clips", dir.display())));
-        }
-        if dataset.meta().channels != 3 {
-            return Err(Error::Invalid(format!(
-                "dataset {} has {}-channel frames; SILOT needs RGB",
-                dir.display(),
-                dataset.meta().channels
-            )));
-        }
-        Ok(Self { dataset })
-    }
-}
-
-impl ClipSource for DatasetSource {
-    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
-        let m = self.dataset.meta();
-        if spec.n_frames > m.frames_per_clip {
-            return Err(Error::Invalid(format!(
-                "training wants {}-frame clips but the dataset's clips have {} frames",
-                spec.n_frames, m.frames_per_clip
-            )));
-        }
-        let [ch, cw] = spec.crop.unwrap_or([m.height, m.width]);
-        let mut frames = Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3));
-        let mut offsets = Vec::with_capacity(spec.batch);
-        for bi in 0..spec.batch {
-            let i = (rng.next_u64() % self.dataset.len() as u64) as usize;
-            let clip = self.dataset.clip(i)?.frames;
-            let clip = clip.slice(s![..spec.n_frames, .., .., ..]).to_owned();
-            offsets.push(crop_into(&mut frames, bi, &clip, [ch, cw], rng)?);
-        }
-        Ok(ClipBatch { frames, offsets })
-    }
-}
-
-/// Training clips rolled out on the fly with a seeded random policy and a random warm-up
-/// ([`crate::data::collect_clip`]); suits Atari, where action 0 alone would show a static game.
-pub struct RolloutSource {
-    env: Box<dyn Env>,
-    max_warmup_steps: usize,
-}
-
-impl RolloutSource {
-    /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
-    pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
-        Self { env, max_warmup_steps }
-    }
-}
-
-impl ClipSource for RolloutSource {
-    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
-        let opts = crate::data::RolloutOptions {
-            frames_per_clip: spec.n_frames,
-            max_warmup_steps: self.max_warmup_steps,
-            max_attempts: 20,
-        };
-        let mut frames: Option<Array5<u8>> = None;
-        let mut offsets = Vec::with_capacity(spec.batch);
-        for bi in 0..spec.batch {
-            let clip = crate::data::collect_clip(self.env.as_mut(), rng.next_u64(), &opts)?.frames;
-            let (_, fh, fw, _) = clip.dim();
-            let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
-            let arr = frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
-            offsets.push(crop_into(arr, bi, &clip, [ch, cw], rng)?);
-        }
-        let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
-        Ok(ClipBatch { frames, offsets })
     }
 }
