@@ -4,7 +4,15 @@
 //! videos (Scattered MNIST, Scattered Shapes) with exact ground truth; the SILOT unsupervised
 //! object-tracking VAE on candle; ConnComp labelling and tracking metrics.
 //!
-//! Module map: [`env`] (environments, wrappers, vector env, registry), [`error`].
+//! Module map:
+//! - [`env`]: the Gymnasium-style [`env::Env`] trait, Atari ([`env::atari`]), the synthetic
+//!   videos ([`env::synthetic`]), wrappers, the vector env, the registry of ids, the env checker.
+//! - [`data`]: clips and clip datasets (`silot rollout`).
+//! - [`model`]: SILOT — discovery, propagation, the learned prior, selection, rendering, loss.
+//! - [`nn`]: building blocks (MLP, GRU, backbone, glimpse sampler, sprite renderer, distributions).
+//! - [`train`]: Adam, checkpoints, curriculum and early stopping, clip sources.
+//! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp.
+//! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
 
 pub mod baseline;
 pub mod cli;
