@@ -30,4 +30,3 @@ pub mod util;
 pub mod viz;
 
 pub use error::{Error, Result};
-

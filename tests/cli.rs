@@ -275,21 +275,45 @@ fn train_smoke_writes_metrics_and_resumes() {
     let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
     let first = lines(&run.join("metrics.jsonl"));
     assert!(first >= 3, "one JSON line per logged step");
-    let rec: serde_json::Value =
-        serde_json::from_str(std::fs::read_to_string(run.join("metrics.jsonl")).unwrap().lines().next().unwrap()).unwrap();
-    assert!(rec.to_string().contains("total"), "loss terms are logged: {rec}");
+    let rec: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(run.join("metrics.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        rec.to_string().contains("total"),
+        "loss terms are logged: {rec}"
+    );
     let (ok, stdout, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--steps", "5"]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("trained to step 5"), "resumed: {stdout}");
-    let (ok, _, stderr) = silot(&["train", "--config", "scattered_shapes", "--out", r, "--steps", "1"]);
+    let (ok, _, stderr) = silot(&[
+        "train",
+        "--config",
+        "scattered_shapes",
+        "--out",
+        r,
+        "--steps",
+        "1",
+    ]);
     assert!(!ok && stderr.contains("different config"), "{stderr}");
     let env_only = dir.path().join("env_only.toml");
     std::fs::write(&env_only, "[env]\nid = \"x\"\n[env.scattered_mnist]\n").unwrap();
-    let (ok, _, stderr) = silot(&["train", "--config", env_only.to_str().unwrap(), "--out", dir.path().join("b").to_str().unwrap()]);
+    let (ok, _, stderr) = silot(&[
+        "train",
+        "--config",
+        env_only.to_str().unwrap(),
+        "--out",
+        dir.path().join("b").to_str().unwrap(),
+    ]);
     assert!(!ok && stderr.contains("no [model] section"), "{stderr}");
     #[cfg(not(feature = "cuda"))]
     {
-        let (ok, _, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--device", "cuda"]);
+        let (ok, _, stderr) =
+            silot(&["train", "--config", "smoke", "--out", r, "--device", "cuda"]);
         assert!(!ok && stderr.contains("built without CUDA"), "{stderr}");
     }
 }

@@ -4,7 +4,7 @@
 use ndarray::ArrayViewMut3;
 
 use super::needs_reset_error;
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Info, ResetOptions, Transition};
 use crate::error::Result;
 
 /// Reports `terminated` when `info.lives` drops (and stays above 0). `reset` then only steps a
@@ -33,31 +33,13 @@ impl<E: Env> EpisodicLife<E> {
         self.real_done
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 impl<E: Env> Env for EpisodicLife<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -95,9 +77,6 @@ impl<E: Env> Env for EpisodicLife<E> {
         }
         self.needs_reset = t.terminated || t.truncated;
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

@@ -3,7 +3,7 @@
 
 use ndarray::ArrayViewMut3;
 
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Info, ResetOptions, Transition};
 use crate::error::{Error, Result};
 
 /// After the inner reset, steps action 1 (FIRE) then action 2, resetting again (unseeded) if
@@ -19,31 +19,13 @@ impl<E: Env> FireReset<E> {
         FireReset { env }
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 impl<E: Env> Env for FireReset<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -70,9 +52,6 @@ impl<E: Env> Env for FireReset<E> {
     }
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         self.env.step_into(action, obs)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

@@ -43,20 +43,7 @@ impl<E: Env> FrameStack<E> {
         })
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 
     /// Write the stack, oldest first, into `obs`.
     fn write_stack(&self, mut obs: ArrayViewMut3<'_, u8>) {
@@ -80,14 +67,12 @@ impl<E: Env> FrameStack<E> {
 }
 
 impl<E: Env> Env for FrameStack<E> {
+    delegate_env!(action_space, render);
     fn id(&self) -> &str {
         self.env.id()
     }
     fn observation_space(&self) -> &Space {
         &self.space
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -114,9 +99,6 @@ impl<E: Env> Env for FrameStack<E> {
         self.oldest = (self.oldest + 1) % self.k;
         self.write_stack(obs);
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

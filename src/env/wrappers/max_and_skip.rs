@@ -4,7 +4,7 @@
 use ndarray::{ArrayViewMut3, Zip};
 
 use super::check_obs_shape;
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Frame, Info, ResetOptions, Transition};
 use crate::error::{Error, Result};
 
 /// Repeats each action `skip` times (stopping at the end of the episode), sums rewards and
@@ -33,31 +33,13 @@ impl<E: Env> MaxAndSkip<E> {
         Ok(MaxAndSkip { env, skip, frames })
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 impl<E: Env> Env for MaxAndSkip<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -97,9 +79,6 @@ impl<E: Env> Env for MaxAndSkip<E> {
         }
         last.reward = reward;
         Ok(last)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

@@ -5,6 +5,55 @@
 //! Observation-changing wrappers keep their own buffers for the inner observation, so no wrapper
 //! allocates per step.
 
+/// Inside `impl<E: Env> W<E>` of a wrapper whose inner env is the field `env`: the accessors
+/// `inner()`, `inner_mut()` and `into_inner()`.
+macro_rules! inner_accessors {
+    () => {
+        /// The wrapped env.
+        pub fn inner(&self) -> &E {
+            &self.env
+        }
+
+        /// The wrapped env, mutably.
+        pub fn inner_mut(&mut self) -> &mut E {
+            &mut self.env
+        }
+
+        /// Unwrap.
+        pub fn into_inner(self) -> E {
+            self.env
+        }
+    };
+}
+
+/// Inside `impl Env for W<E>`: the listed methods (`id`, `observation_space`, `action_space`,
+/// `render`) delegate unchanged to the wrapped env in field `env`.
+macro_rules! delegate_env {
+    ($($method:ident),* $(,)?) => {
+        $(delegate_env!(@ $method);)*
+    };
+    (@ id) => {
+        fn id(&self) -> &str {
+            self.env.id()
+        }
+    };
+    (@ observation_space) => {
+        fn observation_space(&self) -> &crate::env::Space {
+            self.env.observation_space()
+        }
+    };
+    (@ action_space) => {
+        fn action_space(&self) -> &crate::env::Space {
+            self.env.action_space()
+        }
+    };
+    (@ render) => {
+        fn render(&self) -> Option<crate::env::Frame> {
+            self.env.render()
+        }
+    };
+}
+
 mod episodic_life;
 mod fire_reset;
 mod frame_stack;

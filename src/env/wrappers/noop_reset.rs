@@ -6,7 +6,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::reseed;
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Info, ResetOptions, Transition};
 use crate::error::{Error, Result};
 
 const NOOP_SALT: u64 = 0x4E00_0001;
@@ -38,31 +38,13 @@ impl<E: Env> NoopReset<E> {
         })
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 impl<E: Env> Env for NoopReset<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -83,9 +65,6 @@ impl<E: Env> Env for NoopReset<E> {
     }
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         self.env.step_into(action, obs)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

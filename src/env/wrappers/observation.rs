@@ -35,20 +35,7 @@ impl<E: Env> Crop<E> {
         })
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 
     fn write(&self, mut obs: ArrayViewMut3<'_, u8>) {
         let [t, b, l, r] = self.window;
@@ -66,14 +53,12 @@ fn image_shape<E: Env>(env: &E, wrapper: &str) -> Result<[usize; 3]> {
 }
 
 impl<E: Env> Env for Crop<E> {
+    delegate_env!(action_space, render);
     fn id(&self) -> &str {
         self.env.id()
     }
     fn observation_space(&self) -> &Space {
         &self.space
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -91,9 +76,6 @@ impl<E: Env> Env for Crop<E> {
         let t = self.env.step_into(action, self.full.view_mut())?;
         self.write(obs);
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 
@@ -199,20 +181,7 @@ impl<E: Env> ResizeGrayscale<E> {
         })
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 
     fn write(&mut self, mut obs: ArrayViewMut3<'_, u8>) {
         let [h, w, c] = [
@@ -256,14 +225,12 @@ fn luma(r: u8, g: u8, b: u8) -> u8 {
 }
 
 impl<E: Env> Env for ResizeGrayscale<E> {
+    delegate_env!(action_space, render);
     fn id(&self) -> &str {
         self.env.id()
     }
     fn observation_space(&self) -> &Space {
         &self.space
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -281,9 +248,6 @@ impl<E: Env> Env for ResizeGrayscale<E> {
         let t = self.env.step_into(action, self.full.view_mut())?;
         self.write(obs);
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use ndarray::ArrayViewMut3;
 
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Info, ResetOptions, Transition};
 use crate::error::Result;
 
 /// Rewards become `-1`, `0` or `1` (the sign of the inner reward).
@@ -16,20 +16,7 @@ impl<E: Env> RewardClip<E> {
         RewardClip { env }
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 /// Sign of `r` with `sign(0) = 0` (NaN maps to 0).
@@ -44,14 +31,9 @@ fn sign(r: f32) -> f32 {
 }
 
 impl<E: Env> Env for RewardClip<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -65,9 +47,6 @@ impl<E: Env> Env for RewardClip<E> {
         let mut t = self.env.step_into(action, obs)?;
         t.reward = sign(t.reward);
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 

@@ -3,7 +3,7 @@
 use ndarray::ArrayViewMut3;
 
 use super::needs_reset_error;
-use crate::env::{Env, Frame, Info, ResetOptions, Space, Transition};
+use crate::env::{Env, Info, ResetOptions, Transition};
 use crate::error::{Error, Result};
 
 /// Sets `truncated` once an episode has lasted `max_steps` steps (unless it terminated).
@@ -36,31 +36,13 @@ impl<E: Env> TimeLimit<E> {
         self.elapsed
     }
 
-    /// The wrapped env.
-    pub fn inner(&self) -> &E {
-        &self.env
-    }
-
-    /// The wrapped env, mutably.
-    pub fn inner_mut(&mut self) -> &mut E {
-        &mut self.env
-    }
-
-    /// Unwrap.
-    pub fn into_inner(self) -> E {
-        self.env
-    }
+    inner_accessors!();
 }
 
 impl<E: Env> Env for TimeLimit<E> {
+    delegate_env!(observation_space, action_space, render);
     fn id(&self) -> &str {
         self.env.id()
-    }
-    fn observation_space(&self) -> &Space {
-        self.env.observation_space()
-    }
-    fn action_space(&self) -> &Space {
-        self.env.action_space()
     }
     fn reset_into(
         &mut self,
@@ -84,9 +66,6 @@ impl<E: Env> Env for TimeLimit<E> {
         }
         self.needs_reset = t.terminated || t.truncated;
         Ok(t)
-    }
-    fn render(&self) -> Option<Frame> {
-        self.env.render()
     }
 }
 
