@@ -300,6 +300,45 @@ fn train_smoke_writes_metrics_and_resumes() {
         "1",
     ]);
     assert!(!ok && stderr.contains("different config"), "{stderr}");
+    // The trained model tracks: `silot eval --tracker silot` scores it with the same code.
+    let json = dir.path().join("silot.json");
+    let (ok, _, stderr) = silot(&[
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--checkpoint",
+        r,
+        "--clips",
+        "2",
+        "--seed",
+        "9",
+        "--json",
+        json.to_str().unwrap(),
+        "--dump-frames",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v["tracker"], "silot");
+    let detail = v["frames_detail"].as_array().unwrap();
+    assert_eq!(detail.len(), 16);
+    assert!(
+        detail
+            .iter()
+            .all(|f| f["pred"].as_array().unwrap().len() == 4),
+        "K = 4 slots per frame"
+    );
+    let (ok, _, stderr) = silot(&[
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--clips",
+        "1",
+    ]);
+    assert!(!ok && stderr.contains("--checkpoint"), "{stderr}");
     let env_only = dir.path().join("env_only.toml");
     std::fs::write(&env_only, "[env]\nid = \"x\"\n[env.scattered_mnist]\n").unwrap();
     let (ok, _, stderr) = silot(&[

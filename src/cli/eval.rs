@@ -5,10 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::clips::{eval_clips, paper_protocol, preset_name};
+use super::device::DeviceArg;
 use crate::baseline::ConnCompTracker;
 use crate::config::ExperimentConfig;
 use crate::env::registry;
 use crate::eval::evaluate;
+use crate::model::tracker::SilotTracker;
 use crate::track::Tracker;
 
 /// Trackers `silot eval` can score.
@@ -16,6 +18,22 @@ use crate::track::Tracker;
 pub enum TrackerKind {
     /// The ConnComp baseline (thresholds from the env's `[eval.conncomp]`).
     Conncomp,
+    /// A trained SILOT model (`--checkpoint RUNDIR`).
+    Silot,
+}
+
+/// Which tracker to build, and from what.
+#[derive(Debug, Args)]
+pub struct TrackerArgs {
+    /// The tracker to score.
+    #[arg(long, value_enum, default_value_t = TrackerKind::Conncomp)]
+    pub tracker: TrackerKind,
+    /// Run directory of a trained SILOT model (for `--tracker silot`).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Device for model trackers.
+    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
+    pub device: DeviceArg,
 }
 
 /// Arguments of `silot eval`.
@@ -24,9 +42,9 @@ pub struct EvalArgs {
     /// Env id (see `silot envs`) or path to an experiment TOML file.
     #[arg(long)]
     pub env: String,
-    /// The tracker to score.
-    #[arg(long, value_enum, default_value_t = TrackerKind::Conncomp)]
-    pub tracker: TrackerKind,
+    /// The tracker.
+    #[command(flatten)]
+    pub tracker: TrackerArgs,
     /// Number of 8-frame clips.
     #[arg(long, default_value_t = 32)]
     pub clips: usize,
@@ -46,9 +64,22 @@ pub struct EvalArgs {
 }
 
 /// Build the tracker named on the command line.
-pub fn make_tracker(kind: TrackerKind, cfg: &ExperimentConfig) -> anyhow::Result<Box<dyn Tracker>> {
-    Ok(match kind {
+pub fn make_tracker(
+    t: &TrackerArgs,
+    cfg: &ExperimentConfig,
+    seed: u64,
+) -> anyhow::Result<Box<dyn Tracker>> {
+    Ok(match t.tracker {
         TrackerKind::Conncomp => Box::new(ConnCompTracker::new(cfg.eval.conncomp.clone())?),
+        TrackerKind::Silot => {
+            let dir = t.checkpoint.as_ref().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
+                )
+            })?;
+            let device = super::device::open(t.device)?;
+            Box::new(SilotTracker::load(dir, &device, seed)?)
+        }
     })
 }
 
@@ -56,7 +87,7 @@ pub fn make_tracker(kind: TrackerKind, cfg: &ExperimentConfig) -> anyhow::Result
 pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
-    let mut tracker = make_tracker(a.tracker, &cfg)?;
+    let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?;
     let clips = eval_clips(&cfg, a.clips, a.seed)?;
     let mut pred = Vec::with_capacity(clips.len());
     for c in &clips {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::clips::{eval_clips, paper_protocol};
-use super::eval::{make_tracker, TrackerKind};
+use super::eval::{make_tracker, TrackerArgs};
 use crate::env::registry;
 use crate::viz::{render_tracking, RenderOptions};
 
@@ -16,8 +16,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub env: String,
     /// The tracker whose output is drawn.
-    #[arg(long, value_enum, default_value_t = TrackerKind::Conncomp)]
-    pub tracker: TrackerKind,
+    #[command(flatten)]
+    pub tracker: TrackerArgs,
     /// Number of clips (more than one writes `NAME-<i>.png`).
     #[arg(long, default_value_t = 1)]
     pub clips: usize,
@@ -35,7 +35,7 @@ pub struct RenderArgs {
 /// Draw the clips.
 pub fn run(a: RenderArgs) -> anyhow::Result<()> {
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
-    let mut tracker = make_tracker(a.tracker, &cfg)?;
+    let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?;
     let opts = RenderOptions {
         scale: a.scale,
         obj_threshold: cfg.eval.metrics.obj_threshold,

@@ -21,6 +21,7 @@ pub mod prior;
 pub mod propagation;
 pub mod selection;
 pub mod silot;
+pub mod tracker;
 
 pub use config::{ModelConfig, RunConfig, TrainConfig};
 pub use loss::{LossBreakdown, LossTerms};

@@ -1,0 +1,128 @@
+//! SILOT as a [`Tracker`]: a trained model from a run directory tracks whole clips; every
+//! selected slot is reported with `score = pres` and its persistent slot identity.
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Device, Tensor};
+
+use super::config::RunConfig;
+use super::objects::coords_to_pixel_space;
+use super::silot::{Silot, StepCtx};
+use crate::env::Frame;
+use crate::error::{Error, Result};
+use crate::track::{TrackedObject, Tracker};
+
+/// A trained SILOT model used for tracking (offline, one clip at a time).
+pub struct SilotTracker {
+    model: Silot,
+    cfg: RunConfig,
+    device: Device,
+    seed: u64,
+    // Keeps the parameters alive (the model holds tensors that alias them).
+    _varmap: candle_nn::VarMap,
+}
+
+/// The checkpoint directory inside a run directory: `best/` if training validated, else the
+/// latest `checkpoint/`; a checkpoint directory itself is accepted too.
+pub fn checkpoint_dir(run_dir: &Path) -> Result<PathBuf> {
+    for dir in [
+        run_dir.join("best"),
+        run_dir.join("checkpoint"),
+        run_dir.to_path_buf(),
+    ] {
+        if dir.join("state.json").exists() {
+            return Ok(dir);
+        }
+    }
+    Err(Error::Checkpoint {
+        path: run_dir.to_path_buf(),
+        msg: "no checkpoint here (expected best/ or checkpoint/ with state.json); train with \
+              `silot train --out DIR` first"
+            .into(),
+    })
+}
+
+impl SilotTracker {
+    /// Load the model of `run_dir` (its `config.toml` and checkpoint) onto `device`. `seed`
+    /// drives latent sampling where the config samples at evaluation (`eval_noisy`).
+    pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
+        let ckpt = checkpoint_dir(run_dir)?;
+        let cfg_path = ckpt.join("config.toml");
+        let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
+        let cfg = RunConfig::from_toml(&text, &cfg_path.display().to_string())?;
+        let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
+        crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
+        Ok(Self {
+            model,
+            cfg,
+            device: device.clone(),
+            seed,
+            _varmap: varmap,
+        })
+    }
+
+    /// The model's config.
+    pub fn config(&self) -> &RunConfig {
+        &self.cfg
+    }
+
+    fn frames_tensor(&self, frames: &[Frame]) -> Result<Tensor> {
+        let (h, w, c) = frames[0].dim();
+        if c != 3 || frames.iter().any(|f| f.dim() != (h, w, c)) {
+            return Err(Error::Invalid(format!(
+                "SILOT tracks RGB clips of equal-sized frames; got {:?}",
+                frames.iter().map(|f| f.dim()).collect::<Vec<_>>()
+            )));
+        }
+        let data: Vec<u8> = frames.iter().flat_map(|f| f.iter().copied()).collect();
+        let x = Tensor::from_vec(data, (1, frames.len(), h, w, c), &self.device)?
+            .to_dtype(DType::F32)?
+            .affine(1.0 / 255.0, 0.0)?
+            .permute((0, 1, 4, 2, 3))?
+            .contiguous()?;
+        Ok(x)
+    }
+}
+
+impl Tracker for SilotTracker {
+    fn name(&self) -> &str {
+        "silot"
+    }
+
+    fn track_clip(&mut self, frames: &[Frame]) -> Result<Vec<Vec<TrackedObject>>> {
+        if frames.is_empty() {
+            return Ok(Vec::new());
+        }
+        let x = self.frames_tensor(frames)?; // (1, T, 3, H, W)
+        let k = self.cfg.model.eval_objects();
+        let state = self.model.initial_state(1, k, None, &self.device)?;
+        let mut ctx = StepCtx::eval(self.seed);
+        ctx.compute_loss = false;
+        let out = self.model.run_clip(&x, state, &mut ctx, None)?;
+        let anchor = self.cfg.model.anchor;
+        out.objects
+            .iter()
+            .map(|objs| {
+                let boxes = coords_to_pixel_space(&objs.where_, anchor)?;
+                let pres = objs
+                    .pres
+                    .to_dtype(DType::F32)?
+                    .flatten_all()?
+                    .to_vec1::<f32>()?;
+                Ok(boxes[0]
+                    .iter()
+                    .zip(&pres)
+                    .zip(&objs.ids)
+                    .map(|((b, &score), &id)| TrackedObject {
+                        id,
+                        top: b.top,
+                        left: b.left,
+                        bottom: b.top + b.height,
+                        right: b.left + b.width,
+                        score,
+                    })
+                    .collect())
+            })
+            .collect()
+    }
+}
