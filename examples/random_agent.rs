@@ -15,15 +15,27 @@ use silot::env::{registry, ResetOptions};
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let id = args.next().unwrap_or_else(|| "scattered_shapes".into());
-    let steps: usize = args.next().map(|s| s.parse()).transpose().context("steps must be a number")?.unwrap_or(8);
+    let steps: usize = args
+        .next()
+        .map(|s| s.parse())
+        .transpose()
+        .context("steps must be a number")?
+        .unwrap_or(8);
     let out = args.next().unwrap_or_else(|| format!("{id}.png"));
     anyhow::ensure!(steps >= 1, "steps must be at least 1");
 
     let mut env = registry::make(&id)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    let [h, w, c] = env.observation_space().shape().context("image observations expected")?;
+    let [h, w, c] = env
+        .observation_space()
+        .shape()
+        .context("image observations expected")?;
     let mut frames = Array4::<u8>::zeros((steps, h, w, c));
-    let info = env.reset_into(Some(0), &ResetOptions::default(), frames.index_axis_mut(Axis(0), 0))?;
+    let info = env.reset_into(
+        Some(0),
+        &ResetOptions::default(),
+        frames.index_axis_mut(Axis(0), 0),
+    )?;
     let mut gt = info.objects.map(|o| vec![o]);
     let mut total_reward = 0.0;
     for t in 1..steps {

@@ -138,8 +138,14 @@ impl ExperimentConfig {
             path: origin.into(),
             msg: format!("env `{}` has no [model] section: pick an experiment with one (scattered_mnist, scattered_shapes, space_invaders, asteroids, smoke) or add it", self.env.id),
         })?;
-        let run = crate::model::config::RunConfig { model, train: self.train.clone().unwrap_or_default() };
-        run.validate().map_err(|e| Error::Config { path: origin.into(), msg: e.to_string() })?;
+        let run = crate::model::config::RunConfig {
+            model,
+            train: self.train.clone().unwrap_or_default(),
+        };
+        run.validate().map_err(|e| Error::Config {
+            path: origin.into(),
+            msg: e.to_string(),
+        })?;
         Ok(run)
     }
 

@@ -16,10 +16,10 @@ pub mod eval;
 pub mod model;
 pub mod nn;
 pub mod rng;
+pub mod testing;
 pub mod track;
 pub mod train;
 pub mod util;
 pub mod viz;
 
 pub use error::{Error, Result};
-

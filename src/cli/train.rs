@@ -43,7 +43,11 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
             Box::new(RolloutSource::new(env, warmup))
         }
     };
-    let opts = TrainOptions { steps: a.steps, device, progress: true };
+    let opts = TrainOptions {
+        steps: a.steps,
+        device,
+        progress: true,
+    };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(
         "trained to step {} (stage {}{}); last loss {:.3}; run directory {}",

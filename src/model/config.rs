@@ -504,7 +504,10 @@ impl RunConfig {
             path: origin.into(),
             msg: e.to_string(),
         })?;
-        let cfg = RunConfig { model: view.model, train: view.train };
+        let cfg = RunConfig {
+            model: view.model,
+            train: view.train,
+        };
         cfg.validate()?;
         Ok(cfg)
     }

@@ -251,12 +251,18 @@ fn crop_into(
     let (t, fh, fw, _) = clip.dim();
     let [ch, cw] = crop;
     if ch > fh || cw > fw {
-        return Err(Error::Invalid(format!("crop {ch}x{cw} is larger than the {fh}x{fw} frames")));
+        return Err(Error::Invalid(format!(
+            "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
+        )));
     }
     let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
     let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
-    arr.slice_mut(s![bi, .., .., .., ..])
-        .assign(&clip.slice(s![..t, oy..oy + ch, ox..ox + cw, ..]));
+    arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
+        ..t,
+        oy..oy + ch,
+        ox..ox + cw,
+        ..
+    ]));
     Ok([oy as f32, ox as f32])
 }
 
@@ -271,7 +277,10 @@ impl DatasetSource {
     pub fn open(dir: &std::path::Path) -> Result<Self> {
         let dataset = crate::data::Dataset::open(dir)?;
         if dataset.is_empty() {
-            return Err(Error::Invalid(format!("dataset {} holds no clips", dir.display())));
+            return Err(Error::Invalid(format!(
+                "dataset {} holds no clips",
+                dir.display()
+            )));
         }
         if dataset.meta().channels != 3 {
             return Err(Error::Invalid(format!(
@@ -316,7 +325,10 @@ pub struct RolloutSource {
 impl RolloutSource {
     /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
     pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
-        Self { env, max_warmup_steps }
+        Self {
+            env,
+            max_warmup_steps,
+        }
     }
 }
 
@@ -333,7 +345,8 @@ impl ClipSource for RolloutSource {
             let clip = crate::data::collect_clip(self.env.as_mut(), rng.next_u64(), &opts)?.frames;
             let (_, fh, fw, _) = clip.dim();
             let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
-            let arr = frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
+            let arr =
+                frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
             offsets.push(crop_into(arr, bi, &clip, [ch, cw], rng)?);
         }
         let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
