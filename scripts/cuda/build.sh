@@ -34,7 +34,9 @@ for line in open(sys.argv[1]):
     except ValueError:
         continue
     if m.get("reason") == "compiler-artifact" and m.get("executable"):
-        kind = "test" if m["profile"]["test"] else m["target"]["kind"][0]
+        kind = m["target"]["kind"][0]
+        if m["profile"]["test"]:
+            kind = "test-" + kind  # test-lib, test-bin, test-test (integration), test-bench
         entry = f'{kind} {m["target"]["name"]} {m["executable"]}'
         if entry not in seen:
             seen.append(entry)

@@ -17,10 +17,11 @@ BUDGET=${1:-60}
 mkdir -p ship
 rm -f ship/*.xz ship/run.sh
 while read -r kind name path; do
-  case $kind in
-    bin) out=silot ;;
-    example) out=$name ;;
-    test) out=test-$name ;;
+  case $kind:$name in
+    bin:silot) out=silot ;;                    # the CLI
+    example:gpu_bench) out=gpu_bench ;;        # GPU benchmarks
+    test-lib:silot) out=test-lib ;;            # unit tests (test_device! ones run on the GPU)
+    test-test:integration) out=test-integration ;;  # integration tests incl. tests/device.rs
     *) continue ;;
   esac
   strip -o "ship/$out" "$path"

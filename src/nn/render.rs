@@ -983,9 +983,9 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn one_opaque_sprite_lands_exactly_on_its_box() {
+    fn one_opaque_sprite_lands_exactly_on_its_box(dev: &Device) {
         // 2×2 sprite in an 8×8 image at rows 2..=3, columns 4..=5.
+        let t = |v: Vec<f64>, shape: &[usize]| t(v, shape).to_device(dev).unwrap();
         let colour = t(
             vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.15, 0.25],
             &[1, 1, 3, 2, 2],
@@ -1016,6 +1016,12 @@ mod tests {
             }
         }
     }
+
+    crate::test_device!(
+        one_opaque_sprite_lands_exactly_on_its_box,
+        opaque_sprite_cpu,
+        opaque_sprite_cuda
+    );
 
     /// 1×1 sprites on a 4×4 image, sprite `k` exactly on pixel `at[k]`.
     fn one_pixel_sprites(

@@ -517,14 +517,9 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn identity_box_reproduces_image() {
-        let img = image(2, 3, 7, 9, DType::F32);
-        let boxes = Tensor::new(
-            &[[[0.5f32, 0.5, 1.0, 1.0]], [[0.5, 0.5, 1.0, 1.0]]],
-            &Device::Cpu,
-        )
-        .unwrap();
+    fn identity_box_reproduces_image(dev: &Device) {
+        let img = image(2, 3, 7, 9, DType::F32).to_device(dev).unwrap();
+        let boxes = Tensor::new(&[[[0.5f32, 0.5, 1.0, 1.0]], [[0.5, 0.5, 1.0, 1.0]]], dev).unwrap();
         let g = extract_glimpses(&img, &boxes, (7, 9)).unwrap();
         assert_eq!(g.dims(), &[2, 1, 3, 7, 9]);
         let diff = (g.squeeze(1).unwrap() - &img)
@@ -536,10 +531,11 @@ mod tests {
         assert!(diff.to_scalar::<f32>().unwrap() < 1e-6);
     }
 
-    #[test]
-    fn half_pixel_shift_and_zero_padding() {
+    crate::test_device!(identity_box_reproduces_image, identity_cpu, identity_cuda);
+
+    fn half_pixel_shift_and_zero_padding(dev: &Device) {
         // A 1×1×2×2 image; box centred on the left column's right edge samples the middle.
-        let img = Tensor::new(&[[[[1.0f64, 3.0], [5.0, 7.0]]]], &Device::Cpu).unwrap();
+        let img = Tensor::new(&[[[[1.0f64, 3.0], [5.0, 7.0]]]], dev).unwrap();
         // x = (W-1)(xc) = 0.5 → average of the columns; y = 0 → first row.
         let boxes = Tensor::new(
             &[[
@@ -547,7 +543,7 @@ mod tests {
                 [0.0, -1.0, 0.0, 0.0],
                 [1.0, 1.25, 0.0, 0.0],
             ]],
-            &Device::Cpu,
+            dev,
         )
         .unwrap();
         let g = extract_glimpses(&img, &boxes, (1, 1))
@@ -560,6 +556,11 @@ mod tests {
         assert_eq!(g[1], 0.0); // x = -1: outside → 0
         assert!((g[2] - 0.75 * 7.0).abs() < 1e-12); // x = 1.25: right neighbour outside counts 0
     }
+    crate::test_device!(
+        half_pixel_shift_and_zero_padding,
+        half_pixel_cpu,
+        half_pixel_cuda
+    );
 
     fn fixture(dt: DType) -> (Tensor, Tensor) {
         let img = image(2, 2, 6, 8, dt);
