@@ -24,6 +24,7 @@ pub mod eval;
 pub mod model;
 pub mod nn;
 pub mod rng;
+pub mod testing;
 pub mod track;
 pub mod train;
 pub mod util;

@@ -3,6 +3,7 @@
 #[cfg(feature = "atari")]
 mod atari_env;
 mod cli;
+mod device;
 mod eval_conncomp;
 mod eval_golden;
 mod model_config;

@@ -18,16 +18,14 @@ fn train_ctx(seed: u64) -> StepCtx {
     }
 }
 
-#[test]
-fn step_shapes() {
+fn step_shapes(dev: &Device) {
     let cfg = smoke_cfg();
-    let dev = Device::Cpu;
-    let (_vm, model) = Silot::build(&cfg.model, 1, DType::F32, &dev).unwrap();
-    let clip = moving_squares(2, 3, 24, 24, 0);
+    let (_vm, model) = Silot::build(&cfg.model, 1, DType::F32, dev).unwrap();
+    let clip = moving_squares(2, 3, 24, 24, 0).to_device(dev).unwrap();
     let frame = clip.narrow(1, 0, 1).unwrap().squeeze(1).unwrap();
     // Crop offsets in pixels (y, x) → abs_posn = centre + offset/anchor (anchor 12 px).
-    let offsets = Tensor::new(&[[0f32, 0.], [24., 6.]], &dev).unwrap();
-    let st = model.initial_state(2, 4, Some(&offsets), &dev).unwrap();
+    let offsets = Tensor::new(&[[0f32, 0.], [24., 6.]], dev).unwrap();
+    let st = model.initial_state(2, 4, Some(&offsets), dev).unwrap();
     let mut ctx = train_ctx(0);
     let out = model.step(&frame, None, &st, &mut ctx).unwrap();
     let o = &out.state.objects;
@@ -76,6 +74,7 @@ fn step_shapes() {
     let x: Vec<f32> = out.reconstruction.flatten_all().unwrap().to_vec1().unwrap();
     assert!(x.iter().all(|v| (0.0..=1.0).contains(v)));
 }
+silot::test_device!(step_shapes, step_shapes_cpu, step_shapes_cuda);
 
 fn assert_same(a: &Tensor, b: &Tensor) {
     let a: Vec<f32> = a.flatten_all().unwrap().to_vec1().unwrap();

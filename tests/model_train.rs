@@ -8,15 +8,13 @@ use silot::train::{self, TrainOptions, Trainer};
 
 use crate::model_util::{moving_squares, smoke_cfg};
 
-#[test]
-fn loss_falls_on_a_fixed_batch() {
+fn loss_falls_on_a_fixed_batch(dev: &Device) {
     // 90 updates on one batch (T_dyn = 2 during the first `n_curric` = 100 steps of the smoke
     // config): the loss must fall by more than 2x.
     let cfg = smoke_cfg();
-    let dev = Device::Cpu;
-    let mut tr = Trainer::new(&cfg, &dev).unwrap();
-    let clip = moving_squares(4, 4, 24, 24, 3);
-    let off = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+    let mut tr = Trainer::new(&cfg, dev).unwrap();
+    let clip = moving_squares(4, 4, 24, 24, 3).to_device(dev).unwrap();
+    let off = Tensor::zeros((4, 2), DType::F32, dev).unwrap();
     let losses: Vec<f64> = (0..90)
         .map(|_| tr.train_step(&clip, &off).unwrap().loss.total)
         .collect();
@@ -24,6 +22,11 @@ fn loss_falls_on_a_fixed_batch() {
     let late = losses[80..].iter().sum::<f64>() / 10.0;
     assert!(late * 2.0 < first, "loss {first} → {late}: {losses:?}");
 }
+silot::test_device!(
+    loss_falls_on_a_fixed_batch,
+    loss_falls_on_a_fixed_batch_cpu,
+    loss_falls_on_a_fixed_batch_cuda
+);
 
 #[test]
 fn same_seed_same_loss_trajectory() {

@@ -1,7 +1,7 @@
 //! The `silot` command line: one file per subcommand, each a thin layer over the library.
 
 mod clips;
-mod device;
+pub mod device;
 mod envs;
 mod eval;
 mod label;

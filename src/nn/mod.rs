@@ -1,14 +1,31 @@
 //! Neural-network primitives for SILOT on candle: MLPs, the Sonnet GRU, Glorot-initialised
 //! convolutions, the receptive-field-centred backbone, the differentiable glimpse sampler and
-//! sprite renderer (CPU custom ops with exact backward passes), distributions and the Gaussian
+//! sprite renderer (custom ops with exact backward passes: CPU kernels, and CUDA kernels with the
+//! `cuda` feature), distributions and the Gaussian
 //! attention kernel.
 
 pub mod backbone;
 pub mod conv;
 mod cpu;
+#[cfg(feature = "cuda")]
+mod cuda;
 pub mod dist;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
 pub mod render;
 pub mod sampler;
+
+static DEVICE_KERNELS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Whether the glimpse sampler and sprite renderer run their CUDA kernels on GPU tensors (the
+/// default). `false` routes GPU tensors through the host CPU kernels (copies both ways), the
+/// behaviour before the CUDA kernels existed; benchmarks use it for before/after comparisons.
+pub fn set_device_kernels(enabled: bool) {
+    DEVICE_KERNELS.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// See [`set_device_kernels`].
+pub fn device_kernels() -> bool {
+    DEVICE_KERNELS.load(std::sync::atomic::Ordering::Relaxed)
+}

@@ -21,8 +21,9 @@
 //! with an exact first-order backward pass (wrt colour, alpha, importance, boxes, background;
 //! the coverage test and the case switch are piecewise constant and contribute no gradient).
 //! [`render_sprites_reference`] is the dense composed-ops formulation (image-sized maps per
-//! object; slow), used to check it. CUDA inputs are copied to the CPU and back (no CUDA kernel
-//! yet).
+//! object; slow), used to check it. With the `cuda` feature, GPU tensors run CUDA kernels
+//! (forward and backward, `kernels.cu`: one thread per pixel walking the sprites in order),
+//! checked against the CPU kernel and the reference.
 
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, Tensor, WithDType};
@@ -453,6 +454,35 @@ impl CustomOp3 for RenderOp {
         Ok((out, Shape::from((d.b, d.c, d.h, d.w))))
     }
 
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+        s3: &candle_core::CudaStorage,
+        l3: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let d = dims(l1.shape(), l2.shape(), l3.shape())?;
+        let rd = (d.b, d.k, d.c, d.sh, d.sw, d.h, d.w);
+        let m = mode_arg(self.mode);
+        let dev = s1.device();
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(
+                cuda::render_fwd::<f32>((s1, l1), (s2, l2), (s3, l3), rd, m)?,
+                dev,
+            )
+        } else {
+            cuda::storage(
+                cuda::render_fwd::<f64>((s1, l1), (s2, l2), (s3, l3), rd, m)?,
+                dev,
+            )
+        };
+        Ok((st, Shape::from((d.b, d.c, d.h, d.w))))
+    }
+
     fn bwd(
         &self,
         sprites: &Tensor,
@@ -462,11 +492,172 @@ impl CustomOp3 for RenderOp {
         grad: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
         let d = dims(sprites.shape(), boxes.shape(), bg.shape())?;
+        if sprites.device().is_cuda() {
+            let bg_grad = Tensor::cat(&[bg, grad], 0)?;
+            let packed = sprites.contiguous()?.apply_op3(
+                &boxes.contiguous()?,
+                &bg_grad,
+                RenderBwdOp { d, mode: self.mode },
+            )?;
+            let n_sp = d.b * d.k * d.sprite_len();
+            let n_box = d.b * d.k * 4;
+            let gs = packed.narrow(0, 0, n_sp)?.reshape(sprites.shape())?;
+            let gb = packed.narrow(0, n_sp, n_box)?.reshape(boxes.shape())?;
+            let gg = packed
+                .narrow(0, n_sp + n_box, d.b * d.c * d.hw())?
+                .reshape(bg.shape())?;
+            return Ok((Some(gs), Some(gb), Some(gg)));
+        }
         let (gs, gb, gg) = match sprites.dtype() {
             DType::F32 => backward_typed::<f32>(sprites, boxes, bg, res, grad, &d, self.mode)?,
             _ => backward_typed::<f64>(sprites, boxes, bg, res, grad, &d, self.mode)?,
         };
         Ok((Some(gs), Some(gb), Some(gg)))
+    }
+}
+
+/// The compositing mode as the CUDA kernels take it: `(0, 1)` code, `(1, λ)` softmax.
+#[cfg(feature = "cuda")]
+fn mode_arg(mode: RenderMode) -> (i32, f64) {
+    match mode {
+        RenderMode::Code => (0, 1.0),
+        RenderMode::Softmax { temperature } => (1, temperature),
+    }
+}
+
+/// Whether the CUDA kernels take this geometry (colour channels ≤ 4, boxes fit in shared memory).
+#[cfg(feature = "cuda")]
+fn cuda_kernels_fit(d: &Dims) -> bool {
+    d.c <= super::cuda::RENDER_MAX_CHANNELS && d.k <= 1024
+}
+
+/// Backward of [`RenderOp`] as an op of its own, so that it runs on the inputs' device:
+/// `(sprites, boxes, [background; grad] (2B,C,H,W)) → [g_sprites, g_boxes, g_background]` (flat).
+/// The output image is recomputed rather than passed in.
+struct RenderBwdOp {
+    d: Dims,
+    mode: RenderMode,
+}
+
+/// Gradients on host values, packed as [`RenderBwdOp`] returns them.
+fn backward_packed<T: WithDType>(
+    sp: &[T],
+    bx: &[f64],
+    bg_grad: &[T],
+    d: &Dims,
+    mode: RenderMode,
+) -> Vec<T> {
+    let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
+    let (bg, gr) = bg_grad.split_at(d.b * il);
+    let mut g_sp = vec![T::from_f64(0.0); d.b * sl];
+    let mut g_box = vec![0.0; d.b * d.k * 4];
+    let mut g_bg = vec![0.0; d.b * il];
+    g_sp.par_chunks_mut(sl)
+        .zip(g_box.par_chunks_mut(d.k * 4))
+        .zip(g_bg.par_chunks_mut(il))
+        .enumerate()
+        .for_each(|(b, ((gs, gb), gg))| {
+            let (img, spr, bxs) = (
+                b * il..(b + 1) * il,
+                &sp[b * sl..(b + 1) * sl],
+                &bx[b * d.k * 4..(b + 1) * d.k * 4],
+            );
+            let mut out = vec![T::from_f64(0.0); il];
+            forward_image(spr, bxs, &bg[img.clone()], d, mode, &mut out);
+            backward_image(
+                spr,
+                bxs,
+                &bg[img.clone()],
+                &out,
+                &gr[img],
+                d,
+                mode,
+                gs,
+                gb,
+                gg,
+            );
+        });
+    g_sp.into_iter()
+        .chain(g_box.into_iter().chain(g_bg).map(T::from_f64))
+        .collect()
+}
+
+impl CustomOp3 for RenderBwdOp {
+    fn name(&self) -> &'static str {
+        "silot-render-sprites-backward"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+        s3: &CpuStorage,
+        l3: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        fn run<T: WithDType>(
+            s1: &CpuStorage,
+            l1: &Layout,
+            s2: &CpuStorage,
+            l2: &Layout,
+            s3: &CpuStorage,
+            l3: &Layout,
+            d: &Dims,
+            mode: RenderMode,
+        ) -> Result<Vec<T>> {
+            let bx: Vec<f64> = storage_slice::<T>(s2, l2)?
+                .iter()
+                .map(|x| x.to_f64())
+                .collect();
+            Ok(backward_packed(
+                storage_slice::<T>(s1, l1)?,
+                &bx,
+                storage_slice::<T>(s3, l3)?,
+                d,
+                mode,
+            ))
+        }
+        let (d, m) = (&self.d, self.mode);
+        let out = match s1 {
+            CpuStorage::F32(_) => CpuStorage::F32(run::<f32>(s1, l1, s2, l2, s3, l3, d, m)?),
+            CpuStorage::F64(_) => CpuStorage::F64(run::<f64>(s1, l1, s2, l2, s3, l3, d, m)?),
+            other => candle_core::bail!(
+                "render_sprites supports F32 and F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        let n = d.b * d.k * (d.sprite_len() + 4) + d.b * d.c * d.hw();
+        Ok((out, Shape::from(n)))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+        s3: &candle_core::CudaStorage,
+        l3: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let d = self.d;
+        let rd = (d.b, d.k, d.c, d.sh, d.sw, d.h, d.w);
+        let m = mode_arg(self.mode);
+        let img = (d.b, d.c, d.h, d.w);
+        let bg_l = Layout::contiguous_with_offset(img, l3.start_offset());
+        let gr_l = Layout::contiguous_with_offset(img, l3.start_offset() + d.b * d.c * d.hw());
+        let dev = s1.device();
+        let st = if cuda::is_f32(s1)? {
+            let v = cuda::render_bwd::<f32>((s1, l1), (s2, l2), (s3, &bg_l), (s3, &gr_l), rd, m)?;
+            cuda::storage(v, dev)
+        } else {
+            let v = cuda::render_bwd::<f64>((s1, l1), (s2, l2), (s3, &bg_l), (s3, &gr_l), rd, m)?;
+            cuda::storage(v, dev)
+        };
+        let n = d.b * d.k * (d.sprite_len() + 4) + d.b * d.c * d.hw();
+        Ok((st, Shape::from(n)))
     }
 }
 
@@ -625,12 +816,19 @@ pub fn render_sprites(
     let sprites = pack(colour, alpha, importance, boxes, out_hw, background, mode)?;
     let op = RenderOp { mode };
     let dev = colour.device();
-    if dev.is_cpu() {
+    #[cfg(feature = "cuda")]
+    let native = dev.is_cpu()
+        || (dev.is_cuda()
+            && super::device_kernels()
+            && cuda_kernels_fit(&dims(sprites.shape(), boxes.shape(), background.shape())?));
+    #[cfg(not(feature = "cuda"))]
+    let native = dev.is_cpu();
+    if native {
         sprites
             .contiguous()?
             .apply_op3(&boxes.contiguous()?, &background.contiguous()?, op)
     } else {
-        // No device kernel yet: run on the host (to_device is differentiable).
+        // No kernel for this device or geometry: run on the host (to_device is differentiable).
         let cpu = Device::Cpu;
         let out = sprites.to_device(&cpu)?.contiguous()?.apply_op3(
             &boxes.to_device(&cpu)?.contiguous()?,
@@ -785,9 +983,9 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn one_opaque_sprite_lands_exactly_on_its_box() {
+    fn one_opaque_sprite_lands_exactly_on_its_box(dev: &Device) {
         // 2×2 sprite in an 8×8 image at rows 2..=3, columns 4..=5.
+        let t = |v: Vec<f64>, shape: &[usize]| t(v, shape).to_device(dev).unwrap();
         let colour = t(
             vec![0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 0.15, 0.25],
             &[1, 1, 3, 2, 2],
@@ -818,6 +1016,12 @@ mod tests {
             }
         }
     }
+
+    crate::test_device!(
+        one_opaque_sprite_lands_exactly_on_its_box,
+        opaque_sprite_cpu,
+        opaque_sprite_cuda
+    );
 
     /// 1×1 sprites on a 4×4 image, sprite `k` exactly on pixel `at[k]`.
     fn one_pixel_sprites(

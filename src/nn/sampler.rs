@@ -10,8 +10,9 @@
 //!
 //! [`extract_glimpses`] is a CPU custom op with an exact first-order backward pass (gradients
 //! wrt image and boxes); [`extract_glimpses_reference`] composes candle ops (slow, used to check
-//! it). On a CUDA device the op copies its inputs to the CPU and the result back (no CUDA kernel
-//! yet), so it runs everywhere, but the copies cost time on GPU runs.
+//! it). With the `cuda` feature the op runs CUDA kernels (forward and backward, `kernels.cu`) on
+//! GPU tensors; the CPU kernel and the composed reference are the ground truth they are tested
+//! against.
 
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, Tensor, WithDType};
@@ -243,6 +244,26 @@ impl CustomOp2 for GlimpseOp {
         Ok((out, Shape::from((d.b, d.k, d.c, d.gh, d.gw))))
     }
 
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let d = self.dims(l1.shape(), l2.shape())?;
+        let gd = (d.b, d.c, d.h, d.w, d.k, d.gh, d.gw);
+        let dev = s1.device();
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(cuda::glimpse_fwd::<f32>((s1, l1), (s2, l2), gd)?, dev)
+        } else {
+            cuda::storage(cuda::glimpse_fwd::<f64>((s1, l1), (s2, l2), gd)?, dev)
+        };
+        Ok((st, Shape::from((d.b, d.k, d.c, d.gh, d.gw))))
+    }
+
     fn bwd(
         &self,
         img: &Tensor,
@@ -251,11 +272,106 @@ impl CustomOp2 for GlimpseOp {
         grad: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
         let d = self.dims(img.shape(), boxes.shape())?;
+        if img.device().is_cuda() {
+            let packed = img.contiguous()?.apply_op3(
+                &boxes.contiguous()?,
+                &grad.contiguous()?,
+                GlimpseBwdOp { d },
+            )?;
+            let n_img = d.b * d.image_len();
+            let gi = packed.narrow(0, 0, n_img)?.reshape(img.shape())?;
+            let gb = packed
+                .narrow(0, n_img, d.b * d.k * 4)?
+                .reshape(boxes.shape())?;
+            return Ok((Some(gi), Some(gb)));
+        }
         let (gi, gb) = match img.dtype() {
             DType::F32 => backward_typed::<f32>(img, boxes, grad, d)?,
             _ => backward_typed::<f64>(img, boxes, grad, d)?,
         };
         Ok((Some(gi), Some(gb)))
+    }
+}
+
+/// Backward of [`GlimpseOp`] as an op of its own so that it runs on the inputs' device:
+/// `(images, boxes, grad) → [g_images (B·C·H·W), g_boxes (B·K·4)]` (flat).
+struct GlimpseBwdOp {
+    d: Dims,
+}
+
+impl candle_core::CustomOp3 for GlimpseBwdOp {
+    fn name(&self) -> &'static str {
+        "silot-extract-glimpses-backward"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+        s3: &CpuStorage,
+        l3: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let d = self.d;
+        fn run<T: WithDType>(
+            s1: &CpuStorage,
+            l1: &Layout,
+            s2: &CpuStorage,
+            l2: &Layout,
+            s3: &CpuStorage,
+            l3: &Layout,
+            d: Dims,
+        ) -> Result<Vec<T>> {
+            let boxes: Vec<f64> = storage_slice::<T>(s2, l2)?
+                .iter()
+                .map(|x| x.to_f64())
+                .collect();
+            let (gi, gb) = backward_kernel(
+                storage_slice::<T>(s1, l1)?,
+                &boxes,
+                storage_slice::<T>(s3, l3)?,
+                d,
+            );
+            Ok(gi.into_iter().chain(gb).map(T::from_f64).collect())
+        }
+        let out = match s1 {
+            CpuStorage::F32(_) => CpuStorage::F32(run::<f32>(s1, l1, s2, l2, s3, l3, d)?),
+            CpuStorage::F64(_) => CpuStorage::F64(run::<f64>(s1, l1, s2, l2, s3, l3, d)?),
+            other => candle_core::bail!(
+                "extract_glimpses supports F32 and F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        Ok((out, Shape::from(d.b * d.image_len() + d.b * d.k * 4)))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+        s3: &candle_core::CudaStorage,
+        l3: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let d = self.d;
+        let gd = (d.b, d.c, d.h, d.w, d.k, d.gh, d.gw);
+        let dev = s1.device();
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(
+                cuda::glimpse_bwd::<f32>((s1, l1), (s2, l2), (s3, l3), gd)?,
+                dev,
+            )
+        } else {
+            cuda::storage(
+                cuda::glimpse_bwd::<f64>((s1, l1), (s2, l2), (s3, l3), gd)?,
+                dev,
+            )
+        };
+        Ok((st, Shape::from(d.b * d.image_len() + d.b * d.k * 4)))
     }
 }
 
@@ -282,7 +398,8 @@ fn check_inputs(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize)) -> Resu
 
 /// Glimpses `(B, K, C, gh, gw)` from `images (B, C, H, W)` at `boxes (B, K, 4)` =
 /// `(yc, xc, h, w)` image-normalised (`yc = yt·a_h/H_img`, `h = ys·a_h/H_img`).
-/// Differentiable wrt images and boxes (CPU custom op; CUDA inputs go through the CPU).
+/// Differentiable wrt images and boxes (custom op: CPU kernel, CUDA kernels with the `cuda`
+/// feature; other devices go through the host).
 pub fn extract_glimpses(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize)) -> Result<Tensor> {
     check_inputs(images, boxes, out_hw)?;
     let op = GlimpseOp {
@@ -290,10 +407,10 @@ pub fn extract_glimpses(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize))
         gw: out_hw.1,
     };
     let dev = images.device();
-    if dev.is_cpu() {
+    if dev.is_cpu() || (dev.is_cuda() && super::device_kernels()) {
         images.contiguous()?.apply_op2(&boxes.contiguous()?, op)
     } else {
-        // No device kernel yet: run on the host (to_device is differentiable).
+        // No kernel for this device: run on the host (to_device is differentiable).
         let cpu = Device::Cpu;
         let out = images
             .to_device(&cpu)?
@@ -400,14 +517,9 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn identity_box_reproduces_image() {
-        let img = image(2, 3, 7, 9, DType::F32);
-        let boxes = Tensor::new(
-            &[[[0.5f32, 0.5, 1.0, 1.0]], [[0.5, 0.5, 1.0, 1.0]]],
-            &Device::Cpu,
-        )
-        .unwrap();
+    fn identity_box_reproduces_image(dev: &Device) {
+        let img = image(2, 3, 7, 9, DType::F32).to_device(dev).unwrap();
+        let boxes = Tensor::new(&[[[0.5f32, 0.5, 1.0, 1.0]], [[0.5, 0.5, 1.0, 1.0]]], dev).unwrap();
         let g = extract_glimpses(&img, &boxes, (7, 9)).unwrap();
         assert_eq!(g.dims(), &[2, 1, 3, 7, 9]);
         let diff = (g.squeeze(1).unwrap() - &img)
@@ -419,10 +531,11 @@ mod tests {
         assert!(diff.to_scalar::<f32>().unwrap() < 1e-6);
     }
 
-    #[test]
-    fn half_pixel_shift_and_zero_padding() {
+    crate::test_device!(identity_box_reproduces_image, identity_cpu, identity_cuda);
+
+    fn half_pixel_shift_and_zero_padding(dev: &Device) {
         // A 1×1×2×2 image; box centred on the left column's right edge samples the middle.
-        let img = Tensor::new(&[[[[1.0f64, 3.0], [5.0, 7.0]]]], &Device::Cpu).unwrap();
+        let img = Tensor::new(&[[[[1.0f64, 3.0], [5.0, 7.0]]]], dev).unwrap();
         // x = (W-1)(xc) = 0.5 → average of the columns; y = 0 → first row.
         let boxes = Tensor::new(
             &[[
@@ -430,7 +543,7 @@ mod tests {
                 [0.0, -1.0, 0.0, 0.0],
                 [1.0, 1.25, 0.0, 0.0],
             ]],
-            &Device::Cpu,
+            dev,
         )
         .unwrap();
         let g = extract_glimpses(&img, &boxes, (1, 1))
@@ -443,6 +556,11 @@ mod tests {
         assert_eq!(g[1], 0.0); // x = -1: outside → 0
         assert!((g[2] - 0.75 * 7.0).abs() < 1e-12); // x = 1.25: right neighbour outside counts 0
     }
+    crate::test_device!(
+        half_pixel_shift_and_zero_padding,
+        half_pixel_cpu,
+        half_pixel_cuda
+    );
 
     fn fixture(dt: DType) -> (Tensor, Tensor) {
         let img = image(2, 2, 6, 8, dt);

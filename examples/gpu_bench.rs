@@ -1,0 +1,322 @@
+//! GPU (or CPU) benchmarks of SILOT: training steps/s at the paper's sizes, inference frames/s at
+//! Space Invaders' full frame for several batch sizes, the sampler/renderer ops (CUDA kernels vs
+//! the host CPU kernels vs the composed references), and a per-module breakdown from the model's
+//! `tracing` spans.
+//!
+//! ```text
+//! gpu_bench --device cuda [--host-kernels] [--only ops,train,infer,breakdown] [--iters N]
+//! ```
+//! Times are wall-clock with the device synchronised before the clock stops. For a meaningful GPU
+//! breakdown run with `CUDA_LAUNCH_BLOCKING=1` (each span then includes its kernels' run time).
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use candle_core::{DType, Device, Tensor, Var};
+use clap::Parser;
+use silot::cli::device::{open, DeviceArg};
+use silot::model::config::RunConfig;
+use silot::model::{Silot, StepCtx};
+use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
+use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
+use silot::rng::SeededRng;
+use silot::train::Trainer;
+use tracing::span::{Attributes, Id};
+use tracing::Subscriber;
+use tracing_subscriber::layer::{Context, Layer};
+use tracing_subscriber::prelude::*;
+use tracing_subscriber::registry::LookupSpan;
+
+#[derive(Parser)]
+struct Args {
+    /// Device to benchmark.
+    #[arg(long, value_enum, default_value = "cuda")]
+    device: DeviceArg,
+    /// Route GPU tensors through the host CPU sampler/renderer kernels (the pre-kernel path).
+    #[arg(long)]
+    host_kernels: bool,
+    /// Comma-separated sections: ops, train, infer, breakdown.
+    #[arg(long, default_value = "ops,train,infer,breakdown")]
+    only: String,
+    /// Timed iterations per measurement.
+    #[arg(long, default_value_t = 10)]
+    iters: usize,
+    /// Inference batch sizes.
+    #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
+    batches: Vec<usize>,
+}
+
+/// Accumulated time per span name.
+#[derive(Clone, Default)]
+struct SpanTimes(Arc<Mutex<HashMap<&'static str, (Duration, u64)>>>);
+
+struct Started(Instant);
+
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for SpanTimes {
+    fn on_new_span(&self, _a: &Attributes<'_>, _id: &Id, _ctx: Context<'_, S>) {}
+    fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
+        if let Some(span) = ctx.span(id) {
+            span.extensions_mut().replace(Started(Instant::now()));
+        }
+    }
+    fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
+        if let Some(span) = ctx.span(id) {
+            if let Some(Started(t0)) = span.extensions_mut().remove::<Started>() {
+                let mut m = self.0.lock().unwrap();
+                let e = m.entry(span.metadata().name()).or_default();
+                e.0 += t0.elapsed();
+                e.1 += 1;
+            }
+        }
+    }
+}
+
+fn mnist_cfg() -> RunConfig {
+    let mut c = RunConfig::default();
+    c.train.initial_n_frames = 8;
+    c
+}
+
+fn invaders_cfg() -> RunConfig {
+    let mut c = RunConfig::default();
+    c.model.image_size = [72, 72];
+    c.model.anchor = [24.0, 24.0];
+    c.model.object_size = [21, 21];
+    c.model.n_objects = 36;
+    c.model.n_objects_eval = Some(128);
+    c.model.glimpse_encoder = vec![512, 256];
+    c.model.sprite_decoder = vec![256, 512];
+    c.model.eval_noisy = false;
+    c.train.crop = Some([72, 72]);
+    c.train.initial_n_frames = 8;
+    c
+}
+
+fn uniform(shape: &[usize], lo: f32, hi: f32, seed: u64, dev: &Device) -> Result<Tensor> {
+    Ok(SeededRng::new(seed).uniform(shape, lo, hi, dev)?)
+}
+
+/// Mean seconds per call of `f` over `iters` calls after `warm` calls, device synchronised.
+fn time(dev: &Device, warm: usize, iters: usize, f: &mut dyn FnMut() -> Result<()>) -> Result<f64> {
+    for _ in 0..warm {
+        f()?;
+    }
+    dev.synchronize()?;
+    let t0 = Instant::now();
+    for _ in 0..iters {
+        f()?;
+    }
+    dev.synchronize()?;
+    Ok(t0.elapsed().as_secs_f64() / iters as f64)
+}
+
+fn breakdown(label: &str, dev: &Device, f: &mut dyn FnMut() -> Result<()>) -> Result<()> {
+    let times = SpanTimes::default();
+    let sub = tracing_subscriber::registry().with(times.clone());
+    let t0 = Instant::now();
+    tracing::subscriber::with_default(sub, || -> Result<()> {
+        f()?;
+        dev.synchronize()?;
+        Ok(())
+    })?;
+    let total = t0.elapsed().as_secs_f64();
+    let m = times.0.lock().unwrap();
+    let mut rows: Vec<_> = m.iter().collect();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1 .0));
+    println!("\n#### breakdown: {label} (total {:.1} ms)\n", total * 1e3);
+    println!("| span | ms | share | calls |\n|---|---|---|---|");
+    for (name, (d, n)) in rows {
+        let s = d.as_secs_f64();
+        println!(
+            "| {name} | {:.2} | {:.1} % | {n} |",
+            s * 1e3,
+            100.0 * s / total
+        );
+    }
+    Ok(())
+}
+
+/// Sampler and renderer forward+backward: device kernels, host CPU kernels, composed reference.
+fn ops(dev: &Device, iters: usize) -> Result<()> {
+    println!("\n### sampler / renderer ops (forward + backward, ms per call)\n");
+    println!("| op | size | device kernels | host CPU kernels | composed reference |");
+    println!("|---|---|---|---|---|");
+    let cases: [(&str, usize, usize, usize, usize, bool); 3] = [
+        ("training 72x72", 16, 36, 72, 72, true),
+        ("training 48x48 (MNIST)", 16, 16, 48, 48, true),
+        ("inference 195x160, B=64", 64, 128, 195, 160, false),
+    ];
+    for (label, b, k, h, w, with_ref) in cases {
+        let img = uniform(&[b, 3, h, w], 0.0, 1.0, 1, dev)?;
+        let yx = uniform(&[b, k, 2], 0.0, 1.0, 2, dev)?;
+        let hw = uniform(&[b, k, 2], 0.1, 0.3, 3, dev)?;
+        let boxes = Tensor::cat(&[&yx, &hw], 2)?;
+        let (vi, vb) = (Var::from_tensor(&img)?, Var::from_tensor(&boxes)?);
+        let run_sampler =
+            |f: fn(&Tensor, &Tensor, (usize, usize)) -> candle_core::Result<Tensor>| {
+                time(dev, 2, iters, &mut || {
+                    let g = f(vi.as_tensor(), vb.as_tensor(), (21, 21))?;
+                    black_box(g.sqr()?.sum_all()?.backward()?);
+                    Ok(())
+                })
+            };
+        silot::nn::set_device_kernels(true);
+        let native = run_sampler(extract_glimpses)?;
+        silot::nn::set_device_kernels(false);
+        let host = run_sampler(extract_glimpses)?;
+        silot::nn::set_device_kernels(true);
+        let reference = if with_ref {
+            format!("{:.3}", 1e3 * run_sampler(extract_glimpses_reference)?)
+        } else {
+            "–".into()
+        };
+        println!(
+            "| sampler 21x21 | {label}, K={k} | {:.3} | {:.3} | {reference} |",
+            1e3 * native,
+            1e3 * host
+        );
+        let colour = Var::from_tensor(&uniform(&[b, k, 3, 21, 21], 0.0, 1.0, 4, dev)?)?;
+        let alpha = Var::from_tensor(&uniform(&[b, k, 1, 21, 21], 0.0, 1.0, 5, dev)?)?;
+        let imp = Var::from_tensor(&uniform(&[b, k, 1, 21, 21], 0.0, 1.0, 6, dev)?)?;
+        type R = fn(
+            &Tensor,
+            &Tensor,
+            &Tensor,
+            &Tensor,
+            (usize, usize),
+            &Tensor,
+            RenderMode,
+        ) -> candle_core::Result<Tensor>;
+        let run_render = |f: R| {
+            time(dev, 2, iters, &mut || {
+                let out = f(
+                    colour.as_tensor(),
+                    alpha.as_tensor(),
+                    imp.as_tensor(),
+                    vb.as_tensor(),
+                    (h, w),
+                    vi.as_tensor(),
+                    RenderMode::Code,
+                )?;
+                black_box(out.sqr()?.sum_all()?.backward()?);
+                Ok(())
+            })
+        };
+        silot::nn::set_device_kernels(true);
+        let native = run_render(render_sprites)?;
+        silot::nn::set_device_kernels(false);
+        let host = run_render(render_sprites)?;
+        silot::nn::set_device_kernels(true);
+        let reference = if with_ref {
+            format!("{:.3}", 1e3 * run_render(render_sprites_reference)?)
+        } else {
+            "–".into()
+        };
+        println!(
+            "| renderer 21x21 sprites | {label}, K={k} | {:.3} | {:.3} | {reference} |",
+            1e3 * native,
+            1e3 * host
+        );
+    }
+    Ok(())
+}
+
+fn train(dev: &Device, iters: usize, with_breakdown: bool) -> Result<()> {
+    println!("\n### training step (forward over T frames + loss + backward + clip + Adam)\n");
+    println!("| config | ms / step | steps / s |\n|---|---|---|");
+    let mut bds = Vec::new();
+    for (label, cfg) in [
+        ("Scattered MNIST 48x48, B=16, T=8, K=16", mnist_cfg()),
+        (
+            "Space Invaders crops 72x72, B=16, T=8, K=36",
+            invaders_cfg(),
+        ),
+    ] {
+        let [h, w] = cfg.model.image_size;
+        let b = cfg.train.batch_size;
+        let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, 0, dev)?;
+        let off = Tensor::zeros((b, 2), DType::F32, dev)?;
+        let mut tr = Trainer::new(&cfg, dev)?;
+        let s = time(dev, 3, iters, &mut || {
+            black_box(tr.train_step(&x, &off)?);
+            Ok(())
+        })?;
+        println!("| {label} | {:.1} | {:.2} |", s * 1e3, 1.0 / s);
+        if with_breakdown {
+            bds.push((label, tr, x, off));
+        }
+    }
+    for (label, mut tr, x, off) in bds {
+        breakdown(&format!("training, {label}"), dev, &mut || {
+            black_box(tr.train_step(&x, &off)?);
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+fn infer(dev: &Device, iters: usize, batches: &[usize], with_breakdown: bool) -> Result<()> {
+    println!("\n### inference, Space Invaders 195x160, K=128, one step per frame (no loss)\n");
+    println!("| batch | ms / step | frames / s |\n|---|---|---|");
+    let cfg = invaders_cfg();
+    let (_vm, model) = Silot::build(&cfg.model, 0, DType::F32, dev)?;
+    let k = cfg.model.eval_objects();
+    for &b in batches {
+        let x = uniform(&[b, 3, 195, 160], 0.0, 1.0, 0, dev)?;
+        let res = (|| -> Result<f64> {
+            let st0 = model.initial_state(b, k, None, dev)?;
+            let st = model
+                .step(&x, None, &st0, &mut StepCtx::eval(0))?
+                .state
+                .detach();
+            let mut run = || -> Result<()> {
+                let mut ctx = StepCtx::eval(1);
+                ctx.compute_loss = false;
+                black_box(model.step(&x, None, &st, &mut ctx)?);
+                Ok(())
+            };
+            let s = time(dev, 2, iters, &mut run)?;
+            if with_breakdown && b == *batches.last().unwrap_or(&b) {
+                breakdown(&format!("inference, B={b}"), dev, &mut run)?;
+            }
+            Ok(s)
+        })();
+        match res {
+            Ok(s) => println!("| {b} | {:.2} | {:.0} |", s * 1e3, b as f64 / s),
+            Err(e) => println!("| {b} | failed: {e} | – |"),
+        }
+    }
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let dev = open(args.device)?;
+    if args.host_kernels {
+        silot::nn::set_device_kernels(false);
+    }
+    let only: Vec<&str> = args.only.split(',').map(str::trim).collect();
+    let bd = only.contains(&"breakdown");
+    println!(
+        "device {:?}, sampler/renderer kernels: {}",
+        args.device,
+        if args.host_kernels {
+            "host CPU"
+        } else {
+            "device"
+        }
+    );
+    if only.contains(&"ops") && !args.host_kernels {
+        ops(&dev, args.iters)?;
+    }
+    if only.contains(&"train") {
+        train(&dev, args.iters, bd)?;
+    }
+    if only.contains(&"infer") {
+        infer(&dev, args.iters, &args.batches, bd)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! Launchers of the CUDA kernels in `kernels.cu` (compiled to PTX by `build.rs`): the glimpse
+//! sampler and the sprite renderer, forward and backward. Only built with the `cuda` feature.
+
+use candle_core::backend::BackendStorage;
+use candle_core::cuda_backend::cudarc::driver::{
+    CudaSlice, CudaView, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
+};
+use candle_core::cuda_backend::{CudaDType, CudaStorageSlice, WrapErr};
+use candle_core::{CudaDevice, CudaStorage, Layout, Result};
+
+/// The PTX module (sampler and renderer kernels).
+const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/silot_kernels.ptx"));
+const MODULE: &str = "silot_kernels";
+
+/// Largest colour-channel count the renderer kernels take (`MAXC` in `kernels.cu`).
+pub(crate) const RENDER_MAX_CHANNELS: usize = 4;
+
+/// Element types the kernels are instantiated for.
+pub(crate) trait KernelFloat: DeviceRepr + ValidAsZeroBits + CudaDType + Copy {
+    /// Kernel name suffix.
+    const SUFFIX: &'static str;
+}
+impl KernelFloat for f32 {
+    const SUFFIX: &'static str = "f32";
+}
+impl KernelFloat for f64 {
+    const SUFFIX: &'static str = "f64";
+}
+
+/// The contiguous elements of `s` described by `l`.
+fn view<'a, T: KernelFloat>(s: &'a CudaStorage, l: &Layout) -> Result<CudaView<'a, T>> {
+    let (a, b) = l
+        .contiguous_offsets()
+        .ok_or_else(|| candle_core::Error::Msg("CUDA kernel input must be contiguous".into()))?;
+    Ok(s.as_cuda_slice::<T>()?.slice(a..b))
+}
+
+fn int(n: usize, what: &str) -> Result<i32> {
+    i32::try_from(n).map_err(|_| {
+        candle_core::Error::Msg(format!("{what} = {n} is too large for the CUDA kernels"))
+    })
+}
+
+fn blocks(n: usize, per: usize) -> Result<u32> {
+    u32::try_from(n.div_ceil(per).max(1))
+        .map_err(|_| candle_core::Error::Msg(format!("{n} elements: too many CUDA blocks")))
+}
+
+/// Wraps a result slice of dtype `T` as storage.
+pub(crate) fn storage<T: KernelFloat>(s: CudaSlice<T>, dev: &CudaDevice) -> CudaStorage {
+    CudaStorage::wrap_cuda_slice(s, dev.clone())
+}
+
+/// Dtype of a storage, for dispatch: `Some(true)` F32, `Some(false)` F64.
+pub(crate) fn is_f32(s: &CudaStorage) -> Result<bool> {
+    match s.slice {
+        CudaStorageSlice::F32(_) => Ok(true),
+        CudaStorageSlice::F64(_) => Ok(false),
+        _ => candle_core::bail!("the CUDA sampler/renderer kernels take F32 or F64 tensors"),
+    }
+}
+
+/// Sampler geometry `(B, C, H, W, K, gh, gw)`.
+pub(crate) type GlimpseDims = (usize, usize, usize, usize, usize, usize, usize);
+
+/// Glimpses `(B,K,C,gh,gw)` from `img (B,C,H,W)` and `boxes (B,K,4)`.
+pub(crate) fn glimpse_fwd<T: KernelFloat>(
+    img: (&CudaStorage, &Layout),
+    boxes: (&CudaStorage, &Layout),
+    d: GlimpseDims,
+) -> Result<CudaSlice<T>> {
+    let (b, c, h, w, k, gh, gw) = d;
+    let dev = img.0.device();
+    let n = b * k * c * gh * gw;
+    let (iv, bv) = (view::<T>(img.0, img.1)?, view::<T>(boxes.0, boxes.1)?);
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("glimpse_fwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let args = [b, c, h, w, k, gh, gw]
+        .iter()
+        .map(|&x| int(x, "glimpse dimension"))
+        .collect::<Result<Vec<i32>>>()?;
+    let mut lb = func.builder();
+    lb.arg(&iv).arg(&bv).arg(&out);
+    for a in &args {
+        lb.arg(a);
+    }
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(n, 256)?, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `glimpse_fwd_*` in kernels.cu; buffers hold the sizes used.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
+/// Gradients of the sampler packed as `[g_img (B·C·H·W), g_box (B·K·4)]`.
+pub(crate) fn glimpse_bwd<T: KernelFloat>(
+    img: (&CudaStorage, &Layout),
+    boxes: (&CudaStorage, &Layout),
+    grad: (&CudaStorage, &Layout),
+    d: GlimpseDims,
+) -> Result<CudaSlice<T>> {
+    let (b, c, h, w, k, gh, gw) = d;
+    let dev = img.0.device();
+    let n_img = b * c * h * w;
+    let (iv, bv, gv) = (
+        view::<T>(img.0, img.1)?,
+        view::<T>(boxes.0, boxes.1)?,
+        view::<T>(grad.0, grad.1)?,
+    );
+    let out = dev.alloc_zeros::<T>(n_img + b * k * 4)?;
+    let func = dev.get_or_load_custom_func(&format!("glimpse_bwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let box_off = n_img as i64;
+    let args = [c, h, w, k, gh, gw]
+        .iter()
+        .map(|&x| int(x, "glimpse dimension"))
+        .collect::<Result<Vec<i32>>>()?;
+    let mut lb = func.builder();
+    lb.arg(&iv).arg(&bv).arg(&gv).arg(&out).arg(&box_off);
+    for a in &args {
+        lb.arg(a);
+    }
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(b * k, 1)?, 1, 1),
+        block_dim: (128, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `glimpse_bwd_*`; one block per (b, k).
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
+/// Renderer geometry `(B, K, C, sh, sw, H, W)`.
+pub(crate) type RenderDims = (usize, usize, usize, usize, usize, usize, usize);
+
+/// Compositing mode as the kernels take it: `(0, 1.0)` code, `(1, T)` softmax with temperature.
+pub(crate) type ModeArg = (i32, f64);
+
+const RENDER_THREADS: usize = 128;
+
+fn render_cfg(d: RenderDims) -> Result<LaunchConfig> {
+    let (b, k, _, _, _, h, w) = d;
+    let shared = u32::try_from(4 * k * std::mem::size_of::<f64>())
+        .ok()
+        .filter(|&s| s <= 48 * 1024)
+        .ok_or_else(|| {
+            candle_core::Error::Msg(format!(
+                "render_sprites on CUDA: K = {k} sprites is too many"
+            ))
+        })?;
+    Ok(LaunchConfig {
+        grid_dim: (
+            blocks(h * w, RENDER_THREADS)?,
+            u32::try_from(b).map_err(|_| candle_core::Error::Msg("batch too large".into()))?,
+            1,
+        ),
+        block_dim: (RENDER_THREADS as u32, 1, 1),
+        shared_mem_bytes: shared,
+    })
+}
+
+fn render_ints(d: RenderDims) -> Result<Vec<i32>> {
+    let (_, k, c, sh, sw, h, w) = d;
+    [k, c, sh, sw, h, w]
+        .iter()
+        .map(|&x| int(x, "render dimension"))
+        .collect()
+}
+
+/// Rendered images `(B,C,H,W)`.
+pub(crate) fn render_fwd<T: KernelFloat>(
+    sprites: (&CudaStorage, &Layout),
+    boxes: (&CudaStorage, &Layout),
+    bg: (&CudaStorage, &Layout),
+    d: RenderDims,
+    mode: ModeArg,
+) -> Result<CudaSlice<T>> {
+    let (b, _, c, _, _, h, w) = d;
+    let dev = sprites.0.device();
+    let (sv, bv, gv) = (
+        view::<T>(sprites.0, sprites.1)?,
+        view::<T>(boxes.0, boxes.1)?,
+        view::<T>(bg.0, bg.1)?,
+    );
+    // SAFETY: every pixel is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(b * c * h * w)? };
+    let func = dev.get_or_load_custom_func(&format!("render_fwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let ints = render_ints(d)?;
+    let mut lb = func.builder();
+    lb.arg(&sv).arg(&bv).arg(&gv).arg(&out);
+    for a in &ints {
+        lb.arg(a);
+    }
+    lb.arg(&mode.0).arg(&mode.1);
+    // SAFETY: argument list matches `render_fwd_*`; shared memory holds the K boxes.
+    unsafe { lb.launch(render_cfg(d)?) }.w()?;
+    Ok(out)
+}
+
+/// Gradients of the renderer packed as `[g_sprites, g_boxes, g_background]`.
+pub(crate) fn render_bwd<T: KernelFloat>(
+    sprites: (&CudaStorage, &Layout),
+    boxes: (&CudaStorage, &Layout),
+    bg: (&CudaStorage, &Layout),
+    grad: (&CudaStorage, &Layout),
+    d: RenderDims,
+    mode: ModeArg,
+) -> Result<CudaSlice<T>> {
+    let (b, k, c, sh, sw, h, w) = d;
+    let dev = sprites.0.device();
+    let (sv, bv, bgv, grv) = (
+        view::<T>(sprites.0, sprites.1)?,
+        view::<T>(boxes.0, boxes.1)?,
+        view::<T>(bg.0, bg.1)?,
+        view::<T>(grad.0, grad.1)?,
+    );
+    let n_sp = b * k * (c + 2) * sh * sw;
+    let n_box = b * k * 4;
+    let out = dev.alloc_zeros::<T>(n_sp + n_box + b * c * h * w)?;
+    let func = dev.get_or_load_custom_func(&format!("render_bwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let (box_off, bg_off) = (n_sp as i64, (n_sp + n_box) as i64);
+    let ints = render_ints(d)?;
+    let mut lb = func.builder();
+    lb.arg(&sv)
+        .arg(&bv)
+        .arg(&bgv)
+        .arg(&grv)
+        .arg(&out)
+        .arg(&box_off)
+        .arg(&bg_off);
+    for a in &ints {
+        lb.arg(a);
+    }
+    lb.arg(&mode.0).arg(&mode.1);
+    // SAFETY: argument list matches `render_bwd_*`; the packed buffer is zeroed.
+    unsafe { lb.launch(render_cfg(d)?) }.w()?;
+    Ok(out)
+}

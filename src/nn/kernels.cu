@@ -1,0 +1,422 @@
+// CUDA kernels of the glimpse sampler (src/nn/sampler.rs) and the sprite renderer
+// (src/nn/render.rs), forward and backward. They follow the CPU kernels line by line: all
+// arithmetic in double (compiled with --fmad=false, so in the same order as the host code), values
+// stored in the tensor dtype T (float or double). Gradient scatters use atomicAdd, so results are
+// reproducible to floating-point tolerance (not bit for bit) on the GPU.
+
+#include <stdint.h>
+
+#define MAXC 4  // colour channels handled by the renderer kernels (SILOT uses 3)
+
+__device__ __forceinline__ double grid_u(int i, int len) {
+    return len <= 1 ? -1.0 : -1.0 + 2.0 * (double)i / (double)(len - 1);
+}
+
+__device__ __forceinline__ void atomic_add(float *p, double v) { atomicAdd(p, (float)v); }
+__device__ __forceinline__ void atomic_add(double *p, double v) { atomicAdd(p, v); }
+
+__device__ __forceinline__ double warp_sum(double v) {
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off);
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Glimpse sampler: img (B,C,H,W), boxes (B,K,4) = (yc, xc, h, w) -> out (B,K,C,GH,GW).
+
+template <typename T>
+__device__ void glimpse_fwd(const T *img, const T *boxes, T *out, int B, int C, int H, int W,
+                            int K, int GH, int GW) {
+    size_t n = (size_t)B * K * C * GH * GW;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)blockDim.x * gridDim.x) {
+        int c = (int)(i % GW);
+        size_t t = i / GW;
+        int r = (int)(t % GH);
+        t /= GH;
+        int ch = (int)(t % C);
+        size_t bk = t / C;
+        size_t b = bk / K;
+        const T *bx = boxes + bk * 4;
+        double yc = (double)bx[0], xc = (double)bx[1], bh = (double)bx[2], bw = (double)bx[3];
+        double y = ((double)H - 1.0) * (yc + bh * grid_u(r, GH) / 2.0);
+        double x = ((double)W - 1.0) * (xc + bw * grid_u(c, GW) / 2.0);
+        double y0 = floor(y), x0 = floor(x);
+        double fy = y - y0, fx = x - x0;
+        long long yi0 = (long long)y0, xi0 = (long long)x0;
+        const T *src = img + (b * C + ch) * (size_t)H * W;
+        double v = 0.0;
+        for (int dy = 0; dy < 2; dy++) {
+            long long yi = yi0 + dy;
+            if (yi < 0 || yi >= H) continue;
+            double wy = dy ? fy : 1.0 - fy;
+            for (int dx = 0; dx < 2; dx++) {
+                long long xi = xi0 + dx;
+                if (xi < 0 || xi >= W) continue;
+                double wx = dx ? fx : 1.0 - fx;
+                v += wy * wx * (double)src[yi * W + xi];
+            }
+        }
+        out[i] = (T)v;
+    }
+}
+
+// One block per (b, k); threads over glimpse pixels. g_img (B,C,H,W) must be zeroed; g_box
+// (B,K,4) is written (each block owns its box).
+template <typename T>
+__device__ void glimpse_bwd(const T *img, const T *boxes, const T *grad, T *g_img, T *g_box,
+                            int C, int H, int W, int K, int GH, int GW) {
+    __shared__ double red[4][32];
+    size_t bk = blockIdx.x;
+    size_t b = bk / K;
+    const T *bx = boxes + bk * 4;
+    double yc = (double)bx[0], xc = (double)bx[1], bh = (double)bx[2], bw = (double)bx[3];
+    double hm1 = (double)H - 1.0, wm1 = (double)W - 1.0;
+    const T *go = grad + bk * (size_t)C * GH * GW;
+    const T *im = img + b * (size_t)C * H * W;
+    T *gi = g_img + b * (size_t)C * H * W;
+    double acc[4] = {0.0, 0.0, 0.0, 0.0};
+    int plane = GH * GW;
+    for (int p = threadIdx.x; p < plane; p += blockDim.x) {
+        int r = p / GW, c = p % GW;
+        double uy = grid_u(r, GH), ux = grid_u(c, GW);
+        double y = hm1 * (yc + bh * uy / 2.0);
+        double x = wm1 * (xc + bw * ux / 2.0);
+        double y0 = floor(y), x0 = floor(x);
+        double fy = y - y0, fx = x - x0;
+        long long yi0 = (long long)y0, xi0 = (long long)x0;
+        double dvdy = 0.0, dvdx = 0.0;
+        for (int ch = 0; ch < C; ch++) {
+            double g = (double)go[(size_t)ch * plane + p];
+            if (g == 0.0) continue;
+            size_t base = (size_t)ch * H * W;
+            for (int dy = 0; dy < 2; dy++) {
+                long long yi = yi0 + dy;
+                if (yi < 0 || yi >= H) continue;
+                double wy = dy ? fy : 1.0 - fy, dwy = dy ? 1.0 : -1.0;
+                for (int dx = 0; dx < 2; dx++) {
+                    long long xi = xi0 + dx;
+                    if (xi < 0 || xi >= W) continue;
+                    double wx = dx ? fx : 1.0 - fx, dwx = dx ? 1.0 : -1.0;
+                    size_t o = base + yi * W + xi;
+                    atomic_add(&gi[o], g * (wy * wx));
+                    double v = (double)im[o];
+                    dvdy += g * (dwy * wx) * v;
+                    dvdx += g * (wy * dwx) * v;
+                }
+            }
+        }
+        acc[0] += dvdy * hm1;
+        acc[1] += dvdx * wm1;
+        acc[2] += dvdy * hm1 * uy / 2.0;
+        acc[3] += dvdx * wm1 * ux / 2.0;
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = (blockDim.x + 31) >> 5;
+    for (int j = 0; j < 4; j++) {
+        double s = warp_sum(acc[j]);
+        if (lane == 0) red[j][warp] = s;
+    }
+    __syncthreads();
+    if (threadIdx.x < 4) {
+        double s = 0.0;
+        for (int w = 0; w < nwarps; w++) s += red[threadIdx.x][w];
+        g_box[bk * 4 + threadIdx.x] = (T)s;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sprite renderer: sprites (B,K,C+2,SH,SW) = [colour, alpha, importance], boxes (B,K,4) =
+// (top, left, height, width), bg (B,C,H,W) -> out (B,C,H,W). One thread per output pixel, looping
+// over the sprites in order (the CPU's summation order). mode 0 = code, 1 = softmax (temperature).
+
+struct Cover {
+    double sy, sx;
+};
+
+// Sprite coordinates of pixel (py, px) for box bx (shared memory), or false if not covered.
+__device__ __forceinline__ bool cover(const double *bx, double cy, double cx, int SH, int SW,
+                                      Cover *cv) {
+    double top = bx[0], left = bx[1], height = bx[2], width = bx[3];
+    if (!(height > 0.0 && width > 0.0 && isfinite(top) && isfinite(left) && isfinite(height) &&
+          isfinite(width)))
+        return false;
+    double sy = -0.5 + (double)SH * (cy - top) / height;
+    if (!(sy >= -1.0 && sy <= (double)SH)) return false;
+    double sx = -0.5 + (double)SW * (cx - left) / width;
+    if (!(sx >= -1.0 && sx <= (double)SW)) return false;
+    cv->sy = sy;
+    cv->sx = sx;
+    return true;
+}
+
+struct Nb {
+    int n;
+    int off[4];
+    double wt[4], dwy[4], dwx[4];
+};
+
+__device__ __forceinline__ void sprite_nb(double sy, double sx, int SH, int SW, Nb *nb) {
+    double y0 = floor(sy), x0 = floor(sx);
+    double fy = sy - y0, fx = sx - x0;
+    long long yi0 = (long long)y0, xi0 = (long long)x0;
+    nb->n = 0;
+    for (int dy = 0; dy < 2; dy++) {
+        long long yi = yi0 + dy;
+        if (yi < 0 || yi >= SH) continue;
+        double wy = dy ? fy : 1.0 - fy, dwy = dy ? 1.0 : -1.0;
+        for (int dx = 0; dx < 2; dx++) {
+            long long xi = xi0 + dx;
+            if (xi < 0 || xi >= SW) continue;
+            double wx = dx ? fx : 1.0 - fx, dwx = dx ? 1.0 : -1.0;
+            int j = nb->n++;
+            nb->off[j] = (int)(yi * SW + xi);
+            nb->wt[j] = wy * wx;
+            nb->dwy[j] = dwy * wx;
+            nb->dwx[j] = wy * dwx;
+        }
+    }
+}
+
+struct Smp {
+    double alpha, imp, inside;
+    double beta[MAXC];
+};
+
+template <typename T>
+__device__ __forceinline__ void sample(const T *sp, const Nb &nb, const double *bgv, int C,
+                                       int plane, Smp *s) {
+    double alpha = 0.0, imp = 0.0, inside = 0.0;
+    for (int j = 0; j < nb.n; j++) {
+        alpha += nb.wt[j] * (double)sp[(size_t)C * plane + nb.off[j]];
+        imp += nb.wt[j] * (double)sp[(size_t)(C + 1) * plane + nb.off[j]];
+        inside += nb.wt[j];
+    }
+    for (int ch = 0; ch < C; ch++) {
+        double acc = 0.0;
+        for (int j = 0; j < nb.n; j++) acc += nb.wt[j] * (double)sp[(size_t)ch * plane + nb.off[j]];
+        s->beta[ch] = acc + bgv[ch] * (1.0 - inside);
+    }
+    s->alpha = alpha;
+    s->imp = imp;
+    s->inside = inside;
+}
+
+__device__ __forceinline__ void weight(double imp, int mode, double temp, double *w, double *dw) {
+    if (mode == 0) {
+        *w = imp;
+        *dw = 1.0;
+    } else {
+        double e = exp(imp / temp);
+        *w = e;
+        *dw = e / temp;
+    }
+}
+
+// 0 = background, 1 = single, 2 = weighted
+__device__ __forceinline__ int render_case(unsigned count, double sumw, int mode) {
+    if (count == 0) return 0;
+    if (count == 1 && mode == 0) return 1;
+    if (sumw > 0.0 && isfinite(sumw)) return 2;
+    return 0;
+}
+
+// Per-pixel accumulation over all sprites of image b.
+template <typename T>
+__device__ void accumulate(const T *sp_b, const double *bx_s, const double *bgv, int K, int C,
+                           int SH, int SW, double cy, double cx, int mode, double temp,
+                           unsigned *count, double *sumw, double *sumwv, double *single) {
+    int plane = SH * SW;
+    size_t slen = (size_t)(C + 2) * plane;
+    *count = 0;
+    *sumw = 0.0;
+    for (int ch = 0; ch < C; ch++) sumwv[ch] = single[ch] = 0.0;
+    for (int k = 0; k < K; k++) {
+        Cover cv;
+        if (!cover(bx_s + 4 * k, cy, cx, SH, SW, &cv)) continue;
+        Nb nb;
+        sprite_nb(cv.sy, cv.sx, SH, SW, &nb);
+        Smp s;
+        sample(sp_b + k * slen, nb, bgv, C, plane, &s);
+        double w, dw;
+        weight(s.imp, mode, temp, &w, &dw);
+        *count += 1;
+        *sumw += w;
+        for (int ch = 0; ch < C; ch++) {
+            double v = s.alpha * s.beta[ch] + (1.0 - s.alpha) * bgv[ch];
+            sumwv[ch] += w * v;
+            single[ch] = v;
+        }
+    }
+}
+
+template <typename T>
+__device__ void load_boxes(const T *boxes, double *bx_s, int K) {
+    size_t b = blockIdx.y;
+    for (int i = threadIdx.x; i < 4 * K; i += blockDim.x) bx_s[i] = (double)boxes[b * 4 * K + i];
+    __syncthreads();
+}
+
+template <typename T>
+__device__ void render_fwd(const T *sprites, const T *boxes, const T *bg, T *out, int K, int C,
+                           int SH, int SW, int H, int W, int mode, double temp) {
+    extern __shared__ double bx_s[];
+    load_boxes(boxes, bx_s, K);
+    size_t b = blockIdx.y;
+    int hw = H * W;
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= hw) return;
+    int py = p / W, px = p % W;
+    double cy = ((double)py + 0.5) / (double)H, cx = ((double)px + 0.5) / (double)W;
+    const T *bg_b = bg + b * (size_t)C * hw;
+    double bgv[MAXC];
+    for (int ch = 0; ch < C; ch++) bgv[ch] = (double)bg_b[(size_t)ch * hw + p];
+    unsigned count;
+    double sumw, sumwv[MAXC], single[MAXC];
+    const T *sp_b = sprites + b * (size_t)K * (C + 2) * SH * SW;
+    accumulate(sp_b, bx_s, bgv, K, C, SH, SW, cy, cx, mode, temp, &count, &sumw, sumwv, single);
+    int cs = render_case(count, sumw, mode);
+    T *o = out + b * (size_t)C * hw;
+    for (int ch = 0; ch < C; ch++) {
+        double v = cs == 0 ? bgv[ch] : (cs == 1 ? single[ch] : sumwv[ch] / sumw);
+        o[(size_t)ch * hw + p] = (T)v;
+    }
+}
+
+// Backward: g_sp (B,K,C+2,SH,SW) and g_box (B,K,4) zeroed (atomic scatters), g_bg (B,C,H,W)
+// written. Every thread of a block walks all K sprites so that box gradients can be summed per
+// warp before the atomic add.
+template <typename T>
+__device__ void render_bwd(const T *sprites, const T *boxes, const T *bg, const T *grad, T *g_sp,
+                           T *g_box, T *g_bg, int K, int C, int SH, int SW, int H, int W, int mode,
+                           double temp) {
+    extern __shared__ double bx_s[];
+    load_boxes(boxes, bx_s, K);
+    size_t b = blockIdx.y;
+    int hw = H * W;
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    bool active = p < hw;
+    int pp = active ? p : 0;
+    int py = pp / W, px = pp % W;
+    double cy = ((double)py + 0.5) / (double)H, cx = ((double)px + 0.5) / (double)W;
+    int plane = SH * SW;
+    size_t slen = (size_t)(C + 2) * plane;
+    const T *bg_b = bg + b * (size_t)C * hw;
+    const T *gr_b = grad + b * (size_t)C * hw;
+    const T *sp_b = sprites + b * (size_t)K * slen;
+    T *gsp_b = g_sp + b * (size_t)K * slen;
+    double bgv[MAXC], g[MAXC], gbg[MAXC];
+    for (int ch = 0; ch < C; ch++) {
+        bgv[ch] = (double)bg_b[(size_t)ch * hw + pp];
+        g[ch] = (double)gr_b[(size_t)ch * hw + pp];
+        gbg[ch] = 0.0;
+    }
+    unsigned count;
+    double sumw, sumwv[MAXC], single[MAXC];
+    accumulate(sp_b, bx_s, bgv, K, C, SH, SW, cy, cx, mode, temp, &count, &sumw, sumwv, single);
+    int cs = render_case(count, sumw, mode);
+    if (cs == 0)
+        for (int ch = 0; ch < C; ch++) gbg[ch] += g[ch];
+    bool walk = active && cs != 0;
+    int lane = threadIdx.x & 31;
+    for (int k = 0; k < K; k++) {
+        Cover cv;
+        bool on = walk && cover(bx_s + 4 * k, cy, cx, SH, SW, &cv);
+        double gb0 = 0.0, gb1 = 0.0, gb2 = 0.0, gb3 = 0.0;
+        if (on) {
+            const T *sp = sp_b + k * slen;
+            T *gs = gsp_b + k * slen;
+            Nb nb;
+            sprite_nb(cv.sy, cv.sx, SH, SW, &nb);
+            Smp s;
+            sample(sp, nb, bgv, C, plane, &s);
+            double w, dw;
+            weight(s.imp, mode, temp, &w, &dw);
+            double gv[MAXC];
+            double gw = 0.0;
+            for (int ch = 0; ch < C; ch++) {
+                if (cs == 1) {
+                    gv[ch] = g[ch];
+                } else {
+                    double v = s.alpha * s.beta[ch] + (1.0 - s.alpha) * bgv[ch];
+                    double out = sumwv[ch] / sumw;
+                    gv[ch] = g[ch] * w / sumw;
+                    gw += g[ch] * (v - out) / sumw;
+                }
+            }
+            double ga = 0.0;
+            for (int ch = 0; ch < C; ch++) {
+                ga += gv[ch] * (s.beta[ch] - bgv[ch]);
+                gbg[ch] += gv[ch] * ((1.0 - s.alpha) + s.alpha * (1.0 - s.inside));
+            }
+            double gimp = gw * dw;
+            double gsy = 0.0, gsx = 0.0;
+            for (int j = 0; j < nb.n; j++) {
+                int o = nb.off[j];
+                double wt = nb.wt[j];
+                double gpos = ga * (double)sp[(size_t)C * plane + o] +
+                              gimp * (double)sp[(size_t)(C + 1) * plane + o];
+                atomic_add(&gs[(size_t)C * plane + o], ga * wt);
+                atomic_add(&gs[(size_t)(C + 1) * plane + o], gimp * wt);
+                for (int ch = 0; ch < C; ch++) {
+                    double gbeta = gv[ch] * s.alpha;
+                    atomic_add(&gs[(size_t)ch * plane + o], gbeta * wt);
+                    gpos += gbeta * ((double)sp[(size_t)ch * plane + o] - bgv[ch]);
+                }
+                gsy += gpos * nb.dwy[j];
+                gsx += gpos * nb.dwx[j];
+            }
+            const double *bx = bx_s + 4 * k;
+            gb0 = gsy * (-(double)SH / bx[2]);
+            gb1 = gsx * (-(double)SW / bx[3]);
+            gb2 = gsy * (-(cv.sy + 0.5) / bx[2]);
+            gb3 = gsx * (-(cv.sx + 0.5) / bx[3]);
+        }
+        if (__any_sync(0xffffffffu, on)) {
+            gb0 = warp_sum(gb0);
+            gb1 = warp_sum(gb1);
+            gb2 = warp_sum(gb2);
+            gb3 = warp_sum(gb3);
+            if (lane == 0) {
+                T *dst = g_box + (b * K + k) * 4;
+                atomic_add(&dst[0], gb0);
+                atomic_add(&dst[1], gb1);
+                atomic_add(&dst[2], gb2);
+                atomic_add(&dst[3], gb3);
+            }
+        }
+    }
+    if (active) {
+        T *gg = g_bg + b * (size_t)C * hw;
+        for (int ch = 0; ch < C; ch++) gg[(size_t)ch * hw + p] = (T)gbg[ch];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points (C names, one per dtype).
+
+#define GLIMPSE(NAME, T)                                                                        \
+    extern "C" __global__ void glimpse_fwd_##NAME(const T *img, const T *boxes, T *out, int B, \
+                                                  int C, int H, int W, int K, int GH, int GW) { \
+        glimpse_fwd<T>(img, boxes, out, B, C, H, W, K, GH, GW);                                \
+    }                                                                                           \
+    extern "C" __global__ void glimpse_bwd_##NAME(const T *img, const T *boxes, const T *grad, \
+                                                  T *buf, long long box_off, int C, int H,     \
+                                                  int W, int K, int GH, int GW) {              \
+        glimpse_bwd<T>(img, boxes, grad, buf, buf + box_off, C, H, W, K, GH, GW);              \
+    }
+GLIMPSE(f32, float)
+GLIMPSE(f64, double)
+
+#define RENDER(NAME, T)                                                                          \
+    extern "C" __global__ void render_fwd_##NAME(const T *sprites, const T *boxes, const T *bg, \
+                                                 T *out, int K, int C, int SH, int SW, int H,   \
+                                                 int W, int mode, double temp) {                \
+        render_fwd<T>(sprites, boxes, bg, out, K, C, SH, SW, H, W, mode, temp);                 \
+    }                                                                                            \
+    extern "C" __global__ void render_bwd_##NAME(                                               \
+        const T *sprites, const T *boxes, const T *bg, const T *grad, T *buf, long long box_off, \
+        long long bg_off, int K, int C, int SH, int SW, int H, int W, int mode, double temp) {  \
+        render_bwd<T>(sprites, boxes, bg, grad, buf, buf + box_off, buf + bg_off, K, C, SH, SW, \
+                      H, W, mode, temp);                                                         \
+    }
+RENDER(f32, float)
+RENDER(f64, double)

@@ -1,0 +1,311 @@
+//! Device parity (`test_device!`): every test runs on the CPU and, in a `--features cuda` build,
+//! on the first CUDA GPU, and compares the device's results with the CPU ground truth (the CPU
+//! custom ops / composed references in f64, or the same model on the CPU).
+//!
+//! Tolerances (f32 on the device vs the CPU): sampler and renderer values and gradients within
+//! `1e-4·(1 + |x|)`; model forward outputs within `2e-3` absolute, loss terms within `1e-3`
+//! relative; parameter gradients within `1e-3` of each tensor's largest gradient; parameters after
+//! one Adam step within `2·lr` everywhere and `lr/100` on average (Adam's first step is
+//! `lr·g/(|g| + ε)`, which flips sign for a gradient that is zero up to rounding). A repeated
+//! 3-step run on the same device reproduces its loss trajectory within `1e-5` relative and its
+//! parameters within `1e-5` on average (bit-identical on the CPU; GPU scatters use atomic adds).
+
+use std::collections::HashMap;
+
+use candle_core::{DType, Device, Tensor, Var};
+use silot::model::{Silot, StepCtx};
+use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
+use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
+use silot::rng::SeededRng;
+use silot::test_device;
+use silot::train::Trainer;
+
+use crate::model_util::{moving_squares, smoke_cfg};
+
+fn values(t: &Tensor) -> Vec<f64> {
+    t.to_device(&Device::Cpu)
+        .unwrap()
+        .to_dtype(DType::F64)
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap()
+}
+
+fn assert_close(what: &str, got: &[f64], want: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths differ");
+    let (mut worst, mut at) = (0.0f64, 0usize);
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let e = (g - w).abs() / (1.0 + w.abs());
+        assert!(e.is_finite() || g == w, "{what}[{i}]: {g} vs {w}");
+        if e > worst {
+            (worst, at) = (e, i);
+        }
+    }
+    assert!(
+        worst <= tol,
+        "{what}: worst relative error {worst:.3e} at {at} ({} vs {}), tolerance {tol:.1e}",
+        got[at],
+        want[at]
+    );
+}
+
+/// `f(inputs...)` and the gradients of `Σ f·weights` wrt every input, as f64 host vectors.
+fn value_and_grads(
+    inputs: &[Tensor],
+    weights: &Tensor,
+    f: impl Fn(&[Tensor]) -> Tensor,
+) -> Vec<Vec<f64>> {
+    let vars: Vec<Var> = inputs
+        .iter()
+        .map(|t| Var::from_tensor(t).unwrap())
+        .collect();
+    let ts: Vec<Tensor> = vars.iter().map(|v| v.as_tensor().clone()).collect();
+    let out = f(&ts);
+    let grads = (&out * weights)
+        .unwrap()
+        .sum_all()
+        .unwrap()
+        .backward()
+        .unwrap();
+    let mut res = vec![values(&out)];
+    for v in &vars {
+        res.push(match grads.get(v.as_tensor()) {
+            Some(g) => values(g),
+            None => vec![0.0; v.elem_count()],
+        });
+    }
+    res
+}
+
+fn on(t: &Tensor, dev: &Device, dt: DType) -> Tensor {
+    t.to_dtype(dt).unwrap().to_device(dev).unwrap()
+}
+
+fn sampler_matches_cpu_reference(dev: &Device) {
+    let cpu = Device::Cpu;
+    let mut rng = SeededRng::new(11);
+    let img = rng.uniform(&[2, 3, 20, 24], 0.0, 1.0, &cpu).unwrap();
+    let boxes = rng.uniform(&[2, 5, 4], -0.2, 1.2, &cpu).unwrap();
+    let wts = rng.normal(&[2, 5, 3, 6, 7], &cpu).unwrap();
+    let want = value_and_grads(
+        &[on(&img, &cpu, DType::F64), on(&boxes, &cpu, DType::F64)],
+        &on(&wts, &cpu, DType::F64),
+        |x| extract_glimpses_reference(&x[0], &x[1], (6, 7)).unwrap(),
+    );
+    for dt in [DType::F32, DType::F64] {
+        let got = value_and_grads(
+            &[on(&img, dev, dt), on(&boxes, dev, dt)],
+            &on(&wts, dev, dt),
+            |x| extract_glimpses(&x[0], &x[1], (6, 7)).unwrap(),
+        );
+        let tol = if dt == DType::F32 { 1e-4 } else { 1e-9 };
+        for (i, name) in ["glimpses", "d/dimage", "d/dboxes"].iter().enumerate() {
+            assert_close(&format!("{name} {dt:?}"), &got[i], &want[i], tol);
+        }
+    }
+}
+test_device!(sampler_matches_cpu_reference, sampler_cpu, sampler_cuda);
+
+fn renderer_matches_cpu_reference(dev: &Device) {
+    let cpu = Device::Cpu;
+    let mut rng = SeededRng::new(12);
+    let (b, k, h, w) = (2, 6, 18, 22);
+    let colour = rng.uniform(&[b, k, 3, 5, 4], 0.0, 1.0, &cpu).unwrap();
+    let alpha = rng.uniform(&[b, k, 1, 5, 4], 0.0, 1.0, &cpu).unwrap();
+    let imp = rng.uniform(&[b, k, 1, 5, 4], 0.05, 1.0, &cpu).unwrap();
+    let tl = rng.uniform(&[b, k, 2], -0.1, 0.8, &cpu).unwrap();
+    let hw = rng.uniform(&[b, k, 2], 0.1, 0.5, &cpu).unwrap();
+    let boxes = Tensor::cat(&[tl, hw], 2).unwrap();
+    let bg = rng.uniform(&[b, 3, h, w], 0.0, 1.0, &cpu).unwrap();
+    let wts = rng.normal(&[b, 3, h, w], &cpu).unwrap();
+    for mode in [RenderMode::Code, RenderMode::Softmax { temperature: 0.5 }] {
+        let ins = |d: &Device, dt| {
+            [&colour, &alpha, &imp, &boxes, &bg]
+                .iter()
+                .map(|t| on(t, d, dt))
+                .collect::<Vec<_>>()
+        };
+        let want = value_and_grads(&ins(&cpu, DType::F64), &on(&wts, &cpu, DType::F64), |x| {
+            render_sprites_reference(&x[0], &x[1], &x[2], &x[3], (h, w), &x[4], mode).unwrap()
+        });
+        for dt in [DType::F32, DType::F64] {
+            let got = value_and_grads(&ins(dev, dt), &on(&wts, dev, dt), |x| {
+                render_sprites(&x[0], &x[1], &x[2], &x[3], (h, w), &x[4], mode).unwrap()
+            });
+            let tol = if dt == DType::F32 { 1e-4 } else { 1e-9 };
+            let names = [
+                "image",
+                "d/dcolour",
+                "d/dalpha",
+                "d/dimportance",
+                "d/dboxes",
+                "d/dbg",
+            ];
+            for (i, name) in names.iter().enumerate() {
+                assert_close(&format!("{name} {mode:?} {dt:?}"), &got[i], &want[i], tol);
+            }
+        }
+    }
+}
+test_device!(renderer_matches_cpu_reference, renderer_cpu, renderer_cuda);
+
+fn train_ctx(seed: u64) -> StepCtx {
+    StepCtx {
+        rng: SeededRng::new(seed),
+        training: true,
+        training_wheels: false,
+        count_prior_log_odds: 0.5,
+        prior_start: None,
+        compute_loss: true,
+    }
+}
+
+/// Reconstructions, loss terms and parameter gradients of one training-mode clip.
+fn forward_backward(dev: &Device) -> (Vec<f64>, Vec<f64>, HashMap<String, Vec<f64>>) {
+    let cfg = smoke_cfg();
+    let (vm, model) = Silot::build(&cfg.model, 5, DType::F32, dev).unwrap();
+    let clip = moving_squares(4, 3, 24, 24, 2).to_device(dev).unwrap();
+    let st = model.initial_state(4, 4, None, dev).unwrap();
+    let out = model.run_clip(&clip, st, &mut train_ctx(3), None).unwrap();
+    let recon = values(&Tensor::stack(&out.reconstructions, 0).unwrap());
+    let l = out.losses.breakdown().unwrap();
+    let terms = vec![
+        l.total,
+        l.reconstruction,
+        l.prop_kl,
+        l.disc_kl,
+        l.learned_kl,
+        l.learned_pres_kl,
+        l.count_prior_kl,
+    ];
+    let g = out.losses.total().unwrap().backward().unwrap();
+    let data = vm.data().lock().unwrap();
+    let grads = data
+        .iter()
+        .map(|(name, v)| {
+            let gv = match g.get(v.as_tensor()) {
+                Some(t) => values(t),
+                None => vec![0.0; v.elem_count()],
+            };
+            (name.clone(), gv)
+        })
+        .collect();
+    (recon, terms, grads)
+}
+
+fn silot_forward_loss_and_gradients_match_cpu(dev: &Device) {
+    let (r_dev, l_dev, g_dev) = forward_backward(dev);
+    let (r_cpu, l_cpu, g_cpu) = forward_backward(&Device::Cpu);
+    let worst = r_dev
+        .iter()
+        .zip(&r_cpu)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst <= 2e-3, "reconstructions differ by {worst:.3e}");
+    for (i, (a, b)) in l_dev.iter().zip(&l_cpu).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-3 * (1.0 + b.abs()),
+            "loss term {i}: {a} vs {b} ({l_dev:?} vs {l_cpu:?})"
+        );
+    }
+    assert_eq!(g_dev.len(), g_cpu.len());
+    for (name, want) in &g_cpu {
+        let got = &g_dev[name];
+        let scale = want.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let err = got
+            .iter()
+            .zip(want)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            err <= 1e-3 * scale + 1e-7,
+            "gradient of {name}: max error {err:.3e}, scale {scale:.3e}"
+        );
+    }
+}
+test_device!(
+    silot_forward_loss_and_gradients_match_cpu,
+    silot_forward_cpu,
+    silot_forward_cuda
+);
+
+/// Parameters (sorted by name) and losses after `steps` training steps from the smoke config.
+fn train(dev: &Device, steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let cfg = smoke_cfg();
+    let mut tr = Trainer::new(&cfg, dev).unwrap();
+    let clip = moving_squares(4, 4, 24, 24, 3).to_device(dev).unwrap();
+    let off = Tensor::zeros((4, 2), DType::F32, dev).unwrap();
+    let losses = (0..steps)
+        .map(|_| tr.train_step(&clip, &off).unwrap().loss.total)
+        .collect();
+    let params = tr
+        .vars()
+        .iter()
+        .map(|(_, v)| values(v.as_tensor()))
+        .collect();
+    (params, losses)
+}
+
+fn one_adam_step_matches_cpu(dev: &Device) {
+    let lr = smoke_cfg().train.lr;
+    let (p_dev, l_dev) = train(dev, 1);
+    let (p_cpu, l_cpu) = train(&Device::Cpu, 1);
+    assert!((l_dev[0] - l_cpu[0]).abs() <= 1e-3 * (1.0 + l_cpu[0].abs()));
+    let (mut worst, mut sum, mut n) = (0.0f64, 0.0, 0usize);
+    for (a, b) in p_dev.iter().flatten().zip(p_cpu.iter().flatten()) {
+        let e = (a - b).abs();
+        worst = worst.max(e);
+        sum += e;
+        n += 1;
+    }
+    assert!(
+        worst <= 2.0 * lr + 1e-6,
+        "parameters differ by up to {worst:.3e}"
+    );
+    assert!(
+        sum / n as f64 <= lr / 100.0,
+        "parameters differ by {:.3e} on average",
+        sum / n as f64
+    );
+}
+test_device!(one_adam_step_matches_cpu, adam_step_cpu, adam_step_cuda);
+
+fn training_is_reproducible(dev: &Device) {
+    let (pa, la) = train(dev, 3);
+    let (pb, lb) = train(dev, 3);
+    for (a, b) in la.iter().zip(&lb) {
+        assert!(
+            (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+            "losses {la:?} vs {lb:?}"
+        );
+    }
+    let worst = pa
+        .iter()
+        .flatten()
+        .zip(pb.iter().flatten())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    let mean = pa
+        .iter()
+        .flatten()
+        .zip(pb.iter().flatten())
+        .map(|(a, b)| (a - b).abs())
+        .sum::<f64>()
+        / pa.iter().map(Vec::len).sum::<usize>() as f64;
+    let lr = smoke_cfg().train.lr;
+    assert!(
+        worst <= 2.0 * lr && mean <= 1e-5,
+        "parameters differ by up to {worst:.3e}, {mean:.3e} on average"
+    );
+    if dev.is_cpu() {
+        assert_eq!(la, lb);
+        assert_eq!(pa, pb);
+    }
+}
+test_device!(
+    training_is_reproducible,
+    reproducible_cpu,
+    reproducible_cuda
+);
