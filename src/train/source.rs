@@ -137,6 +137,216 @@ impl<E: Env + ?Sized> ClipSource for Box<E> {
     }
 }
 
+/// Crop one clip `(T, H, W, 3)` into `arr[bi]` at a random window; returns the offset.
+fn crop_into(
+    arr: &mut Array5<u8>,
+    bi: usize,
+    clip: &ndarray::Array4<u8>,
+    crop: [usize; 2],
+    rng: &mut SeededRng,
+) -> Result<[f32; 2]> {
+    let (_, fh, fw, _) = clip.dim();
+    let [ch, cw] = crop;
+    if ch > fh || cw > fw {
+        return Err(Error::Invalid(format!(
+            "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
+        )));
+    }
+    let draws = [rng.next_u64(), rng.next_u64()];
+    crop_at(arr, bi, clip, crop, draws)
+}
+
+/// [`crop_into`] with the window's two random draws given (`draws[0]` rows, `draws[1]` columns).
+fn crop_at(
+    arr: &mut Array5<u8>,
+    bi: usize,
+    clip: &ndarray::Array4<u8>,
+    crop: [usize; 2],
+    draws: [u64; 2],
+) -> Result<[f32; 2]> {
+    let (t, fh, fw, _) = clip.dim();
+    let [ch, cw] = crop;
+    if ch > fh || cw > fw {
+        return Err(Error::Invalid(format!(
+            "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
+        )));
+    }
+    let oy = (draws[0] % (fh - ch + 1) as u64) as usize;
+    let ox = (draws[1] % (fw - cw + 1) as u64) as usize;
+    arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
+        ..t,
+        oy..oy + ch,
+        ox..ox + cw,
+        ..
+    ]));
+    Ok([oy as f32, ox as f32])
+}
+
+/// Training clips read from a `silot rollout` dataset directory: each batch draws clips
+/// uniformly (with replacement) and, if asked, a random crop window per clip.
+pub struct DatasetSource {
+    dataset: crate::data::Dataset,
+}
+
+impl DatasetSource {
+    /// Open the dataset at `dir`.
+    pub fn open(dir: &std::path::Path) -> Result<Self> {
+        let dataset = crate::data::Dataset::open(dir)?;
+        if dataset.is_empty() {
+            return Err(Error::Invalid(format!(
+                "dataset {} holds no clips",
+                dir.display()
+            )));
+        }
+        if dataset.meta().channels != 3 {
+            return Err(Error::Invalid(format!(
+                "dataset {} has {}-channel frames; SILOT needs RGB",
+                dir.display(),
+                dataset.meta().channels
+            )));
+        }
+        Ok(Self { dataset })
+    }
+}
+
+impl ClipSource for DatasetSource {
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
+        let m = self.dataset.meta();
+        if spec.n_frames > m.frames_per_clip {
+            return Err(Error::Invalid(format!(
+                "training wants {}-frame clips but the dataset's clips have {} frames",
+                spec.n_frames, m.frames_per_clip
+            )));
+        }
+        let [ch, cw] = spec.crop.unwrap_or([m.height, m.width]);
+        let mut frames = Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3));
+        let mut offsets = Vec::with_capacity(spec.batch);
+        for bi in 0..spec.batch {
+            let i = (rng.next_u64() % self.dataset.len() as u64) as usize;
+            let clip = self.dataset.clip(i)?.frames;
+            let clip = clip.slice(s![..spec.n_frames, .., .., ..]).to_owned();
+            offsets.push(crop_into(&mut frames, bi, &clip, [ch, cw], rng)?);
+        }
+        Ok(ClipBatch { frames, offsets })
+    }
+}
+
+/// Training clips rolled out on the fly with a seeded random policy and a random warm-up
+/// ([`crate::data::collect_clip`]); suits Atari, where action 0 alone would show a static game.
+///
+/// With several envs ([`RolloutSource::parallel`]) the clips of a batch are rolled out on one
+/// thread per env. Every clip depends only on its own seed (the env is reset with it), and the
+/// seeds and crop windows are drawn from the caller's generator in the serial order, so a batch is
+/// identical whatever the number of envs.
+pub struct RolloutSource {
+    envs: Vec<Box<dyn Env>>,
+    max_warmup_steps: usize,
+}
+
+impl RolloutSource {
+    /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
+    pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
+        Self {
+            envs: vec![env],
+            max_warmup_steps,
+        }
+    }
+
+    /// Roll out on several instances of the same env in parallel (one thread each).
+    pub fn parallel(envs: Vec<Box<dyn Env>>, max_warmup_steps: usize) -> Result<Self> {
+        if envs.is_empty() {
+            return Err(Error::Invalid(
+                "a rollout source needs at least one env".into(),
+            ));
+        }
+        Ok(Self {
+            envs,
+            max_warmup_steps,
+        })
+    }
+
+    /// Clips for `seeds`, in order, spread over the envs (env `w` takes clips `w, w + n, …`).
+    fn collect(
+        &mut self,
+        seeds: &[u64],
+        opts: &crate::data::RolloutOptions,
+    ) -> Result<Vec<ndarray::Array4<u8>>> {
+        let n = self.envs.len();
+        if n == 1 {
+            let env = self.envs[0].as_mut();
+            return seeds
+                .iter()
+                .map(|&sd| Ok(crate::data::collect_clip(env, sd, opts)?.frames))
+                .collect();
+        }
+        let mut out: Vec<Option<ndarray::Array4<u8>>> = vec![None; seeds.len()];
+        std::thread::scope(|sc| -> Result<()> {
+            let handles: Vec<_> = self
+                .envs
+                .iter_mut()
+                .enumerate()
+                .map(|(w, env)| {
+                    sc.spawn(move || -> Result<Vec<(usize, ndarray::Array4<u8>)>> {
+                        (w..seeds.len())
+                            .step_by(n)
+                            .map(|bi| {
+                                let clip =
+                                    crate::data::collect_clip(env.as_mut(), seeds[bi], opts)?;
+                                Ok((bi, clip.frames))
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            for h in handles {
+                let clips = h
+                    .join()
+                    .map_err(|_| Error::Invalid("a rollout worker thread panicked".into()))??;
+                for (bi, c) in clips {
+                    out[bi] = Some(c);
+                }
+            }
+            Ok(())
+        })?;
+        out.into_iter()
+            .map(|c| c.ok_or_else(|| Error::Invalid("a rollout worker lost a clip".into())))
+            .collect()
+    }
+}
+
+impl ClipSource for RolloutSource {
+    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
+        let opts = crate::data::RolloutOptions {
+            frames_per_clip: spec.n_frames,
+            max_warmup_steps: self.max_warmup_steps,
+            max_attempts: 20,
+        };
+        // Serial draw order: per clip its seed, then its crop window (two draws).
+        let draws: Vec<[u64; 3]> = (0..spec.batch)
+            .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
+            .collect();
+        let seeds: Vec<u64> = draws.iter().map(|d| d[0]).collect();
+        let clips = self.collect(&seeds, &opts)?;
+        let mut frames: Option<Array5<u8>> = None;
+        let mut offsets = Vec::with_capacity(spec.batch);
+        for (bi, clip) in clips.iter().enumerate() {
+            let (_, fh, fw, _) = clip.dim();
+            let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
+            let arr =
+                frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
+            offsets.push(crop_at(
+                arr,
+                bi,
+                clip,
+                [ch, cw],
+                [draws[bi][1], draws[bi][2]],
+            )?);
+        }
+        let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
+        Ok(ClipBatch { frames, offsets })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,118 +448,31 @@ mod tests {
         };
         assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
     }
-}
 
-/// Crop one clip `(T, H, W, 3)` into `arr[bi]` at a random window; returns the offset.
-fn crop_into(
-    arr: &mut Array5<u8>,
-    bi: usize,
-    clip: &ndarray::Array4<u8>,
-    crop: [usize; 2],
-    rng: &mut SeededRng,
-) -> Result<[f32; 2]> {
-    let (t, fh, fw, _) = clip.dim();
-    let [ch, cw] = crop;
-    if ch > fh || cw > fw {
-        return Err(Error::Invalid(format!(
-            "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
-        )));
+    fn counter() -> Box<dyn Env> {
+        Box::new(Counter {
+            obs: Space::rgb(10, 12),
+            act: Space::Discrete { n: 2 },
+            seed: 0,
+            t: 0,
+        })
     }
-    let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
-    let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
-    arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
-        ..t,
-        oy..oy + ch,
-        ox..ox + cw,
-        ..
-    ]));
-    Ok([oy as f32, ox as f32])
-}
 
-/// Training clips read from a `silot rollout` dataset directory: each batch draws clips
-/// uniformly (with replacement) and, if asked, a random crop window per clip.
-pub struct DatasetSource {
-    dataset: crate::data::Dataset,
-}
-
-impl DatasetSource {
-    /// Open the dataset at `dir`.
-    pub fn open(dir: &std::path::Path) -> Result<Self> {
-        let dataset = crate::data::Dataset::open(dir)?;
-        if dataset.is_empty() {
-            return Err(Error::Invalid(format!(
-                "dataset {} holds no clips",
-                dir.display()
-            )));
-        }
-        if dataset.meta().channels != 3 {
-            return Err(Error::Invalid(format!(
-                "dataset {} has {}-channel frames; SILOT needs RGB",
-                dir.display(),
-                dataset.meta().channels
-            )));
-        }
-        Ok(Self { dataset })
-    }
-}
-
-impl ClipSource for DatasetSource {
-    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
-        let m = self.dataset.meta();
-        if spec.n_frames > m.frames_per_clip {
-            return Err(Error::Invalid(format!(
-                "training wants {}-frame clips but the dataset's clips have {} frames",
-                spec.n_frames, m.frames_per_clip
-            )));
-        }
-        let [ch, cw] = spec.crop.unwrap_or([m.height, m.width]);
-        let mut frames = Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3));
-        let mut offsets = Vec::with_capacity(spec.batch);
-        for bi in 0..spec.batch {
-            let i = (rng.next_u64() % self.dataset.len() as u64) as usize;
-            let clip = self.dataset.clip(i)?.frames;
-            let clip = clip.slice(s![..spec.n_frames, .., .., ..]).to_owned();
-            offsets.push(crop_into(&mut frames, bi, &clip, [ch, cw], rng)?);
-        }
-        Ok(ClipBatch { frames, offsets })
-    }
-}
-
-/// Training clips rolled out on the fly with a seeded random policy and a random warm-up
-/// ([`crate::data::collect_clip`]); suits Atari, where action 0 alone would show a static game.
-pub struct RolloutSource {
-    env: Box<dyn Env>,
-    max_warmup_steps: usize,
-}
-
-impl RolloutSource {
-    /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
-    pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
-        Self {
-            env,
-            max_warmup_steps,
-        }
-    }
-}
-
-impl ClipSource for RolloutSource {
-    fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch> {
-        let opts = crate::data::RolloutOptions {
-            frames_per_clip: spec.n_frames,
-            max_warmup_steps: self.max_warmup_steps,
-            max_attempts: 20,
+    #[test]
+    fn parallel_rollouts_equal_serial_ones() {
+        let spec = ClipSpec {
+            batch: 7,
+            n_frames: 3,
+            crop: Some([6, 5]),
         };
-        let mut frames: Option<Array5<u8>> = None;
-        let mut offsets = Vec::with_capacity(spec.batch);
-        for bi in 0..spec.batch {
-            let clip = crate::data::collect_clip(self.env.as_mut(), rng.next_u64(), &opts)?.frames;
-            let (_, fh, fw, _) = clip.dim();
-            let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
-            let arr =
-                frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
-            offsets.push(crop_into(arr, bi, &clip, [ch, cw], rng)?);
-        }
-        let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
-        Ok(ClipBatch { frames, offsets })
+        let serial = RolloutSource::new(counter(), 4)
+            .next_batch(&spec, &mut SeededRng::new(9))
+            .unwrap();
+        let mut par = RolloutSource::parallel((0..3).map(|_| counter()).collect(), 4).unwrap();
+        let a = par.next_batch(&spec, &mut SeededRng::new(9)).unwrap();
+        assert_eq!(a, serial);
+        // Distinct clips (seeds) within the batch.
+        assert!((1..7).any(|i| a.frames[[i, 0, 0, 0, 0]] != a.frames[[0, 0, 0, 0, 0]]));
+        assert!(RolloutSource::parallel(Vec::new(), 0).is_err());
     }
 }
