@@ -38,9 +38,16 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     let mut source: Box<dyn ClipSource> = match &a.data {
         Some(dir) => Box::new(DatasetSource::open(dir)?),
         None => {
-            let env = registry::make_from_spec(&exp.env)?;
+            // One env per rollout thread (clips are independent; the batch is the same for
+            // any number of envs).
+            let workers = std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .clamp(1, cfg.train.batch_size.max(1));
+            let envs = (0..workers)
+                .map(|_| registry::make_from_spec(&exp.env))
+                .collect::<crate::Result<Vec<_>>>()?;
             let warmup = if exp.env.is_atari() { 300 } else { 0 };
-            Box::new(RolloutSource::new(env, warmup))
+            Box::new(RolloutSource::parallel(envs, warmup)?)
         }
     };
     let opts = TrainOptions {

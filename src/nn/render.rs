@@ -596,6 +596,7 @@ impl CustomOp3 for RenderBwdOp {
         s3: &CpuStorage,
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
+        #[allow(clippy::too_many_arguments)]
         fn run<T: WithDType>(
             s1: &CpuStorage,
             l1: &Layout,

@@ -120,9 +120,11 @@ impl Adam {
             let Some(g) = grads.get(var.as_tensor()) else {
                 continue;
             };
-            let g = g.to_dtype(var.dtype())?;
-            let m = ((&self.m[i] * beta1)? + (&g * (1.0 - beta1))?)?;
-            let v = ((&self.v[i] * beta2)? + (g.sqr()? * (1.0 - beta2))?)?;
+            // Gradients from `backward` are ops on the step's graph: detach them so that the
+            // moments (kept across steps) do not hold every past step's graph alive.
+            let g = g.detach().to_dtype(var.dtype())?;
+            let m = ((&self.m[i] * beta1)? + (&g * (1.0 - beta1))?)?.detach();
+            let v = ((&self.v[i] * beta2)? + (g.sqr()? * (1.0 - beta2))?)?.detach();
             let upd = (&m / (v.sqrt()? + eps)?)?;
             var.set(&(var.as_tensor() - (upd * lr_t)?)?)?;
             self.m[i] = m;

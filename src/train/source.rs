@@ -145,6 +145,25 @@ fn crop_into(
     crop: [usize; 2],
     rng: &mut SeededRng,
 ) -> Result<[f32; 2]> {
+    let (_, fh, fw, _) = clip.dim();
+    let [ch, cw] = crop;
+    if ch > fh || cw > fw {
+        return Err(Error::Invalid(format!(
+            "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
+        )));
+    }
+    let draws = [rng.next_u64(), rng.next_u64()];
+    crop_at(arr, bi, clip, crop, draws)
+}
+
+/// [`crop_into`] with the window's two random draws given (`draws[0]` rows, `draws[1]` columns).
+fn crop_at(
+    arr: &mut Array5<u8>,
+    bi: usize,
+    clip: &ndarray::Array4<u8>,
+    crop: [usize; 2],
+    draws: [u64; 2],
+) -> Result<[f32; 2]> {
     let (t, fh, fw, _) = clip.dim();
     let [ch, cw] = crop;
     if ch > fh || cw > fw {
@@ -152,8 +171,8 @@ fn crop_into(
             "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
         )));
     }
-    let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
-    let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
+    let oy = (draws[0] % (fh - ch + 1) as u64) as usize;
+    let ox = (draws[1] % (fw - cw + 1) as u64) as usize;
     arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
         ..t,
         oy..oy + ch,
@@ -214,8 +233,13 @@ impl ClipSource for DatasetSource {
 
 /// Training clips rolled out on the fly with a seeded random policy and a random warm-up
 /// ([`crate::data::collect_clip`]); suits Atari, where action 0 alone would show a static game.
+///
+/// With several envs ([`RolloutSource::parallel`]) the clips of a batch are rolled out on one
+/// thread per env. Every clip depends only on its own seed (the env is reset with it), and the
+/// seeds and crop windows are drawn from the caller's generator in the serial order, so a batch is
+/// identical whatever the number of envs.
 pub struct RolloutSource {
-    env: Box<dyn Env>,
+    envs: Vec<Box<dyn Env>>,
     max_warmup_steps: usize,
 }
 
@@ -223,9 +247,70 @@ impl RolloutSource {
     /// Roll out `env`, warming up for up to `max_warmup_steps` random steps before each clip.
     pub fn new(env: Box<dyn Env>, max_warmup_steps: usize) -> Self {
         Self {
-            env,
+            envs: vec![env],
             max_warmup_steps,
         }
+    }
+
+    /// Roll out on several instances of the same env in parallel (one thread each).
+    pub fn parallel(envs: Vec<Box<dyn Env>>, max_warmup_steps: usize) -> Result<Self> {
+        if envs.is_empty() {
+            return Err(Error::Invalid(
+                "a rollout source needs at least one env".into(),
+            ));
+        }
+        Ok(Self {
+            envs,
+            max_warmup_steps,
+        })
+    }
+
+    /// Clips for `seeds`, in order, spread over the envs (env `w` takes clips `w, w + n, …`).
+    fn collect(
+        &mut self,
+        seeds: &[u64],
+        opts: &crate::data::RolloutOptions,
+    ) -> Result<Vec<ndarray::Array4<u8>>> {
+        let n = self.envs.len();
+        if n == 1 {
+            let env = self.envs[0].as_mut();
+            return seeds
+                .iter()
+                .map(|&sd| Ok(crate::data::collect_clip(env, sd, opts)?.frames))
+                .collect();
+        }
+        let mut out: Vec<Option<ndarray::Array4<u8>>> = vec![None; seeds.len()];
+        std::thread::scope(|sc| -> Result<()> {
+            let handles: Vec<_> = self
+                .envs
+                .iter_mut()
+                .enumerate()
+                .map(|(w, env)| {
+                    sc.spawn(move || -> Result<Vec<(usize, ndarray::Array4<u8>)>> {
+                        (w..seeds.len())
+                            .step_by(n)
+                            .map(|bi| {
+                                let clip =
+                                    crate::data::collect_clip(env.as_mut(), seeds[bi], opts)?;
+                                Ok((bi, clip.frames))
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            for h in handles {
+                let clips = h
+                    .join()
+                    .map_err(|_| Error::Invalid("a rollout worker thread panicked".into()))??;
+                for (bi, c) in clips {
+                    out[bi] = Some(c);
+                }
+            }
+            Ok(())
+        })?;
+        out.into_iter()
+            .map(|c| c.ok_or_else(|| Error::Invalid("a rollout worker lost a clip".into())))
+            .collect()
     }
 }
 
@@ -236,15 +321,26 @@ impl ClipSource for RolloutSource {
             max_warmup_steps: self.max_warmup_steps,
             max_attempts: 20,
         };
+        // Serial draw order: per clip its seed, then its crop window (two draws).
+        let draws: Vec<[u64; 3]> = (0..spec.batch)
+            .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
+            .collect();
+        let seeds: Vec<u64> = draws.iter().map(|d| d[0]).collect();
+        let clips = self.collect(&seeds, &opts)?;
         let mut frames: Option<Array5<u8>> = None;
         let mut offsets = Vec::with_capacity(spec.batch);
-        for bi in 0..spec.batch {
-            let clip = crate::data::collect_clip(self.env.as_mut(), rng.next_u64(), &opts)?.frames;
+        for (bi, clip) in clips.iter().enumerate() {
             let (_, fh, fw, _) = clip.dim();
             let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
             let arr =
                 frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
-            offsets.push(crop_into(arr, bi, &clip, [ch, cw], rng)?);
+            offsets.push(crop_at(
+                arr,
+                bi,
+                clip,
+                [ch, cw],
+                [draws[bi][1], draws[bi][2]],
+            )?);
         }
         let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
         Ok(ClipBatch { frames, offsets })
@@ -351,5 +447,32 @@ mod tests {
             ..spec
         };
         assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
+    }
+
+    fn counter() -> Box<dyn Env> {
+        Box::new(Counter {
+            obs: Space::rgb(10, 12),
+            act: Space::Discrete { n: 2 },
+            seed: 0,
+            t: 0,
+        })
+    }
+
+    #[test]
+    fn parallel_rollouts_equal_serial_ones() {
+        let spec = ClipSpec {
+            batch: 7,
+            n_frames: 3,
+            crop: Some([6, 5]),
+        };
+        let serial = RolloutSource::new(counter(), 4)
+            .next_batch(&spec, &mut SeededRng::new(9))
+            .unwrap();
+        let mut par = RolloutSource::parallel((0..3).map(|_| counter()).collect(), 4).unwrap();
+        let a = par.next_batch(&spec, &mut SeededRng::new(9)).unwrap();
+        assert_eq!(a, serial);
+        // Distinct clips (seeds) within the batch.
+        assert!((1..7).any(|i| a.frames[[i, 0, 0, 0, 0]] != a.frames[[0, 0, 0, 0, 0]]));
+        assert!(RolloutSource::parallel(Vec::new(), 0).is_err());
     }
 }
