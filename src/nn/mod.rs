@@ -29,3 +29,26 @@ pub fn set_device_kernels(enabled: bool) {
 pub fn device_kernels() -> bool {
     DEVICE_KERNELS.load(std::sync::atomic::Ordering::Relaxed)
 }
+
+/// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour
+/// (`d = 0`), `f` for the upper one (`d = 1`), per axis, times the validity mask;
+/// returned with a broadcast axis at dim 2. `fy`, `fx`, `valid`: same shape.
+pub(crate) fn corner_weight(
+    fy: &candle_core::Tensor,
+    fx: &candle_core::Tensor,
+    dy: f64,
+    dx: f64,
+    valid: &candle_core::Tensor,
+) -> candle_core::Result<candle_core::Tensor> {
+    let wy = if dy == 0.0 {
+        fy.affine(-1.0, 1.0)?
+    } else {
+        fy.clone()
+    };
+    let wx = if dx == 0.0 {
+        fx.affine(-1.0, 1.0)?
+    } else {
+        fx.clone()
+    };
+    (wy * wx)?.mul(valid)?.unsqueeze(2)
+}

@@ -898,17 +898,7 @@ pub fn render_sprites_reference(
         let vals = flat
             .gather(&idx, 3)?
             .reshape((d.b, d.k, d.c + 2, d.h, d.w))?;
-        let wy = if dy == 0.0 {
-            fy.affine(-1.0, 1.0)?
-        } else {
-            fy.clone()
-        };
-        let wx = if dx == 0.0 {
-            fx.affine(-1.0, 1.0)?
-        } else {
-            fx.clone()
-        };
-        let wt = ((wy * wx)? * valid)?.unsqueeze(2)?; // (B,K,1,H,W)
+        let wt = crate::nn::corner_weight(&fy, &fx, dy, dx, &valid)?; // (B,K,1,H,W)
         let term = vals.broadcast_mul(&wt)?;
         interp = Some(match interp {
             None => term,

@@ -479,17 +479,7 @@ pub fn extract_glimpses_reference(
             .gather(&idx, 2)?
             .reshape((b, c, k, gh, gw))?
             .permute((0, 2, 1, 3, 4))?;
-        let wy = if dy == 0.0 {
-            fy.affine(-1.0, 1.0)?
-        } else {
-            fy.clone()
-        };
-        let wx = if dx == 0.0 {
-            fx.affine(-1.0, 1.0)?
-        } else {
-            fx.clone()
-        };
-        let wt = ((wy * wx)? * valid)?.unsqueeze(2)?; // (B,K,1,gh,gw)
+        let wt = crate::nn::corner_weight(&fy, &fx, dy, dx, &valid)?; // (B,K,1,gh,gw)
         let term = vals.broadcast_mul(&wt)?;
         acc = Some(match acc {
             None => term,

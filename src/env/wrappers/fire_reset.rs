@@ -23,10 +23,7 @@ impl<E: Env> FireReset<E> {
 }
 
 impl<E: Env> Env for FireReset<E> {
-    delegate_env!(observation_space, action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, observation_space, action_space, render);
     fn reset_into(
         &mut self,
         seed: Option<u64>,

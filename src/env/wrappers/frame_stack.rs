@@ -67,10 +67,7 @@ impl<E: Env> FrameStack<E> {
 }
 
 impl<E: Env> Env for FrameStack<E> {
-    delegate_env!(action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, action_space, render);
     fn observation_space(&self) -> &Space {
         &self.space
     }

@@ -53,10 +53,7 @@ fn image_shape<E: Env>(env: &E, wrapper: &str) -> Result<[usize; 3]> {
 }
 
 impl<E: Env> Env for Crop<E> {
-    delegate_env!(action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, action_space, render);
     fn observation_space(&self) -> &Space {
         &self.space
     }
@@ -225,10 +222,7 @@ fn luma(r: u8, g: u8, b: u8) -> u8 {
 }
 
 impl<E: Env> Env for ResizeGrayscale<E> {
-    delegate_env!(action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, action_space, render);
     fn observation_space(&self) -> &Space {
         &self.space
     }

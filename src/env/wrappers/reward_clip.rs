@@ -31,10 +31,7 @@ fn sign(r: f32) -> f32 {
 }
 
 impl<E: Env> Env for RewardClip<E> {
-    delegate_env!(observation_space, action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, observation_space, action_space, render);
     fn reset_into(
         &mut self,
         seed: Option<u64>,

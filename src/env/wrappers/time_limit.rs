@@ -40,10 +40,7 @@ impl<E: Env> TimeLimit<E> {
 }
 
 impl<E: Env> Env for TimeLimit<E> {
-    delegate_env!(observation_space, action_space, render);
-    fn id(&self) -> &str {
-        self.env.id()
-    }
+    delegate_env!(id, observation_space, action_space, render);
     fn reset_into(
         &mut self,
         seed: Option<u64>,
