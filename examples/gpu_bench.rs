@@ -9,10 +9,8 @@
 //! Times are wall-clock with the device synchronised before the clock stops. For a meaningful GPU
 //! breakdown run with `CUDA_LAUNCH_BLOCKING=1` (each span then includes its kernels' run time).
 
-use std::collections::HashMap;
 use std::hint::black_box;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 use candle_core::{DType, Device, Tensor, Var};
@@ -22,13 +20,10 @@ use silot::model::config::RunConfig;
 use silot::model::{Silot, StepCtx};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
+use silot::profile::SpanTimes;
 use silot::rng::SeededRng;
 use silot::train::Trainer;
-use tracing::span::{Attributes, Id};
-use tracing::Subscriber;
-use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::prelude::*;
-use tracing_subscriber::registry::LookupSpan;
 
 #[derive(Parser)]
 struct Args {
@@ -47,31 +42,6 @@ struct Args {
     /// Inference batch sizes.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batches: Vec<usize>,
-}
-
-/// Accumulated time per span name.
-#[derive(Clone, Default)]
-struct SpanTimes(Arc<Mutex<HashMap<&'static str, (Duration, u64)>>>);
-
-struct Started(Instant);
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for SpanTimes {
-    fn on_new_span(&self, _a: &Attributes<'_>, _id: &Id, _ctx: Context<'_, S>) {}
-    fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
-        if let Some(span) = ctx.span(id) {
-            span.extensions_mut().replace(Started(Instant::now()));
-        }
-    }
-    fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
-        if let Some(span) = ctx.span(id) {
-            if let Some(Started(t0)) = span.extensions_mut().remove::<Started>() {
-                let mut m = self.0.lock().unwrap();
-                let e = m.entry(span.metadata().name()).or_default();
-                e.0 += t0.elapsed();
-                e.1 += 1;
-            }
-        }
-    }
 }
 
 fn mnist_cfg() -> RunConfig {
@@ -123,12 +93,9 @@ fn breakdown(label: &str, dev: &Device, f: &mut dyn FnMut() -> Result<()>) -> Re
         Ok(())
     })?;
     let total = t0.elapsed().as_secs_f64();
-    let m = times.0.lock().unwrap();
-    let mut rows: Vec<_> = m.iter().collect();
-    rows.sort_by_key(|r| std::cmp::Reverse(r.1 .0));
     println!("\n#### breakdown: {label} (total {:.1} ms)\n", total * 1e3);
     println!("| span | ms | share | calls |\n|---|---|---|---|");
-    for (name, (d, n)) in rows {
+    for (name, d, n) in times.sorted() {
         let s = d.as_secs_f64();
         println!(
             "| {name} | {:.2} | {:.1} % | {n} |",

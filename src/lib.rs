@@ -23,6 +23,7 @@ pub mod error;
 pub mod eval;
 pub mod model;
 pub mod nn;
+pub mod profile;
 pub mod rng;
 pub mod testing;
 pub mod track;

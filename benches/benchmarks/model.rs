@@ -6,47 +6,17 @@
 //! (72×72, B=16, T=8, K=36, 21×21 sprites, wider MLPs), Space Invaders inference (195×160,
 //! B=8, K=128, one timestep). Run: `cargo bench --bench bench_main -- model`.
 
-use std::collections::HashMap;
 use std::hint::black_box;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use candle_core::{DType, Device, Tensor};
 use criterion::Criterion;
 use silot::model::config::RunConfig;
 use silot::model::{Silot, StepCtx};
+use silot::profile::SpanTimes;
 use silot::rng::SeededRng;
 use silot::train::Trainer;
-use tracing::span::{Attributes, Id};
-use tracing::Subscriber;
-use tracing_subscriber::layer::{Context, Layer};
 use tracing_subscriber::prelude::*;
-use tracing_subscriber::registry::LookupSpan;
-
-/// Accumulated time per span name.
-#[derive(Clone, Default)]
-struct SpanTimes(Arc<Mutex<HashMap<&'static str, (Duration, u64)>>>);
-
-struct Started(Instant);
-
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for SpanTimes {
-    fn on_new_span(&self, _a: &Attributes<'_>, _id: &Id, _ctx: Context<'_, S>) {}
-    fn on_enter(&self, id: &Id, ctx: Context<'_, S>) {
-        if let Some(span) = ctx.span(id) {
-            span.extensions_mut().replace(Started(Instant::now()));
-        }
-    }
-    fn on_exit(&self, id: &Id, ctx: Context<'_, S>) {
-        if let Some(span) = ctx.span(id) {
-            if let Some(Started(t0)) = span.extensions_mut().remove::<Started>() {
-                let mut m = self.0.lock().unwrap();
-                let e = m.entry(span.metadata().name()).or_default();
-                e.0 += t0.elapsed();
-                e.1 += 1;
-            }
-        }
-    }
-}
 
 fn mnist_cfg() -> RunConfig {
     let mut c = RunConfig::default();
@@ -82,11 +52,8 @@ fn breakdown(label: &str, f: &mut dyn FnMut()) {
     let t0 = Instant::now();
     tracing::subscriber::with_default(sub, f);
     let total = t0.elapsed();
-    let m = times.0.lock().unwrap();
-    let mut rows: Vec<_> = m.iter().collect();
-    rows.sort_by_key(|r| std::cmp::Reverse(r.1 .0));
     println!("\n{label}: total {:.3} s", total.as_secs_f64());
-    for (name, (d, n)) in rows {
+    for (name, d, n) in times.sorted() {
         println!(
             "  {name:<20} {:>9.3} s  {:>5.1}%  ({n} calls)",
             d.as_secs_f64(),
