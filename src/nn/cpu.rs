@@ -12,6 +12,14 @@ pub(crate) fn storage_slice<'a, T: WithDType>(s: &'a CpuStorage, l: &Layout) -> 
     Ok(&T::cpu_storage_as_slice(s)?[a..b])
 }
 
+/// The values of a contiguous CPU storage as `f64` (box parameters: a few per object).
+pub(crate) fn storage_f64<T: WithDType>(s: &CpuStorage, l: &Layout) -> Result<Vec<f64>> {
+    Ok(storage_slice::<T>(s, l)?
+        .iter()
+        .map(|x| x.to_f64())
+        .collect())
+}
+
 /// Runs `f` on the row-major host values of `t` (dtype `T`) without copying when `t` is a
 /// contiguous CPU tensor (otherwise on a contiguous host copy).
 pub(crate) fn with_values<T: WithDType, R>(

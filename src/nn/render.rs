@@ -30,8 +30,8 @@ use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, T
 use rayon::prelude::*;
 
 use super::cpu::{
-    check_float, stencil, storage_slice, tensor_f64, tensor_from_f64, tensor_from_values,
-    with_values,
+    check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64,
+    tensor_from_values, with_values,
 };
 
 /// How covering sprites are composited.
@@ -607,10 +607,7 @@ impl CustomOp3 for RenderBwdOp {
             d: &Dims,
             mode: RenderMode,
         ) -> Result<Vec<T>> {
-            let bx: Vec<f64> = storage_slice::<T>(s2, l2)?
-                .iter()
-                .map(|x| x.to_f64())
-                .collect();
+            let bx = storage_f64::<T>(s2, l2)?;
             Ok(backward_packed(
                 storage_slice::<T>(s1, l1)?,
                 &bx,
@@ -675,10 +672,7 @@ fn forward_typed<T: WithDType>(
     mode: RenderMode,
 ) -> Result<Vec<T>> {
     let (sp, bg) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
-    let bx: Vec<f64> = storage_slice::<T>(s2, l2)?
-        .iter()
-        .map(|x| x.to_f64())
-        .collect();
+    let bx = storage_f64::<T>(s2, l2)?;
     let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
     let mut out = vec![T::from_f64(0.0); d.b * il];
     out.par_chunks_mut(il).enumerate().for_each(|(b, o)| {

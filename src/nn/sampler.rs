@@ -18,7 +18,9 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
-use super::cpu::{check_float, stencil, storage_slice, tensor_f64, tensor_from_f64, with_values};
+use super::cpu::{
+    check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64, with_values,
+};
 
 /// Normalised output-grid coordinate `u(i) ∈ [−1, 1]` of glimpse row/column `i` of `len`.
 #[inline]
@@ -323,10 +325,7 @@ impl candle_core::CustomOp3 for GlimpseBwdOp {
             l3: &Layout,
             d: Dims,
         ) -> Result<Vec<T>> {
-            let boxes: Vec<f64> = storage_slice::<T>(s2, l2)?
-                .iter()
-                .map(|x| x.to_f64())
-                .collect();
+            let boxes = storage_f64::<T>(s2, l2)?;
             let (gi, gb) = backward_kernel(
                 storage_slice::<T>(s1, l1)?,
                 &boxes,

@@ -92,35 +92,20 @@ impl View for &Raw {
 
 fn to_raw(name: &str, t: &Tensor) -> Result<Raw> {
     let flat = t.to_device(&Device::Cpu)?.flatten_all()?;
+    /// Little-endian bytes of a flat tensor of element type `$t`.
+    macro_rules! le_bytes {
+        ($t:ty) => {
+            flat.to_vec1::<$t>()?
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect()
+        };
+    }
     let (dtype, data): (Dtype, Vec<u8>) = match t.dtype() {
-        DType::F32 => (
-            Dtype::F32,
-            flat.to_vec1::<f32>()?
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect(),
-        ),
-        DType::F64 => (
-            Dtype::F64,
-            flat.to_vec1::<f64>()?
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect(),
-        ),
-        DType::I64 => (
-            Dtype::I64,
-            flat.to_vec1::<i64>()?
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect(),
-        ),
-        DType::U32 => (
-            Dtype::U32,
-            flat.to_vec1::<u32>()?
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect(),
-        ),
+        DType::F32 => (Dtype::F32, le_bytes!(f32)),
+        DType::F64 => (Dtype::F64, le_bytes!(f64)),
+        DType::I64 => (Dtype::I64, le_bytes!(i64)),
+        DType::U32 => (Dtype::U32, le_bytes!(u32)),
         DType::U8 => (Dtype::U8, flat.to_vec1::<u8>()?),
         other => {
             return Err(Error::Invalid(format!(
