@@ -159,8 +159,8 @@ struct Shared<E> {
     epoch: AtomicU64,
     /// Per env: the last epoch in which it was claimed.
     claims: Box<[AtomicU64]>,
-    /// Per thread (0 = the caller): the envs it tries first.
-    homes: Vec<std::ops::Range<usize>>,
+    /// Per thread (0 = the caller): the order in which it claims envs (see [`claim_order`]).
+    orders: Vec<Box<[usize]>>,
     done: AtomicUsize,
     shutdown: AtomicBool,
     n_envs: usize,
@@ -183,9 +183,7 @@ impl<E: Env> Shared<E> {
     /// is left; returns the epoch worked on.
     fn work(&self, tid: usize) -> u64 {
         let epoch = self.epoch.load(Ordering::Acquire);
-        let start = self.homes[tid].start;
-        for k in 0..self.n_envs {
-            let i = (start + k) % self.n_envs;
+        for &i in self.orders[tid].iter() {
             if self.claims[i].load(Ordering::Relaxed) >= epoch
                 || self.claims[i].fetch_max(epoch, Ordering::AcqRel) >= epoch
             {
@@ -218,6 +216,21 @@ impl<E: Env> Shared<E> {
         }
         epoch
     }
+}
+
+/// The order in which thread `tid` claims envs: its home chunk `bounds[tid]..bounds[tid + 1]`
+/// front to back, then every other thread's chunk (the next thread's first) back to front. An
+/// owner and a thief thus meet in the middle of a chunk instead of racing for the same env, and
+/// a thief takes the envs the owner would reach last, so an env changes core only when its
+/// owner is really behind.
+fn claim_order(bounds: &[usize], tid: usize) -> Box<[usize]> {
+    let n_threads = bounds.len() - 1;
+    let home = bounds[tid]..bounds[tid + 1];
+    let others = (1..n_threads).flat_map(|k| {
+        let t = (tid + k) % n_threads;
+        (bounds[t]..bounds[t + 1]).rev()
+    });
+    home.chain(others).collect()
 }
 
 /// Run `cmd` on env `i`.
@@ -426,7 +439,7 @@ impl<E: Env + 'static> VectorEnv<E> {
             // Commands start at epoch 1; claims of epoch 0 never succeed.
             epoch: AtomicU64::new(0),
             claims: (0..n_envs).map(|_| AtomicU64::new(0)).collect(),
-            homes: (0..n_threads).map(|t| bounds[t]..bounds[t + 1]).collect(),
+            orders: (0..n_threads).map(|t| claim_order(&bounds, t)).collect(),
             done: AtomicUsize::new(0),
             shutdown: AtomicBool::new(false),
             n_envs,
