@@ -33,12 +33,21 @@ struct Args {
     /// Route GPU tensors through the host CPU sampler/renderer kernels (the pre-kernel path).
     #[arg(long)]
     host_kernels: bool,
+    /// Evaluation-mode discovery attention through the composed pair grid (before the fused op).
+    #[arg(long)]
+    composed_attention: bool,
+    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`set_gemm_reduced_precision_f32`).
+    #[arg(long)]
+    tf32: bool,
     /// Comma-separated sections: ops, train, infer, breakdown.
     #[arg(long, default_value = "ops,train,infer,breakdown")]
     only: String,
     /// Timed iterations per measurement.
     #[arg(long, default_value_t = 10)]
     iters: usize,
+    /// Training batch sizes (the paper's is 16; larger ones show samples/s when launch-bound).
+    #[arg(long, value_delimiter = ',', default_value = "16")]
+    train_batches: Vec<usize>,
     /// Inference batch sizes.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batches: Vec<usize>,
@@ -191,17 +200,21 @@ fn ops(dev: &Device, iters: usize) -> Result<()> {
     Ok(())
 }
 
-fn train(dev: &Device, iters: usize, with_breakdown: bool) -> Result<()> {
+fn train(dev: &Device, iters: usize, batches: &[usize], with_breakdown: bool) -> Result<()> {
     println!("\n### training step (forward over T frames + loss + backward + clip + Adam)\n");
-    println!("| config | ms / step | steps / s |\n|---|---|---|");
+    println!("| config | ms / step | steps / s | clips / s |\n|---|---|---|---|");
     let mut bds = Vec::new();
-    for (label, cfg) in [
-        ("Scattered MNIST 48x48, B=16, T=8, K=16", mnist_cfg()),
-        (
-            "Space Invaders crops 72x72, B=16, T=8, K=36",
-            invaders_cfg(),
-        ),
-    ] {
+    let configs = batches.iter().flat_map(|&b| {
+        let mut m = mnist_cfg();
+        m.train.batch_size = b;
+        let mut i = invaders_cfg();
+        i.train.batch_size = b;
+        [
+            (format!("Scattered MNIST 48x48, B={b}, T=8, K=16"), m),
+            (format!("Space Invaders crops 72x72, B={b}, T=8, K=36"), i),
+        ]
+    });
+    for (label, cfg) in configs {
         let [h, w] = cfg.model.image_size;
         let b = cfg.train.batch_size;
         let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, 0, dev)?;
@@ -211,8 +224,13 @@ fn train(dev: &Device, iters: usize, with_breakdown: bool) -> Result<()> {
             black_box(tr.train_step(&x, &off)?);
             Ok(())
         })?;
-        println!("| {label} | {:.1} | {:.2} |", s * 1e3, 1.0 / s);
-        if with_breakdown {
+        println!(
+            "| {label} | {:.1} | {:.2} | {:.1} |",
+            s * 1e3,
+            1.0 / s,
+            b as f64 / s
+        );
+        if with_breakdown && b == batches[0] {
             bds.push((label, tr, x, off));
         }
     }
@@ -265,22 +283,37 @@ fn main() -> Result<()> {
     if args.host_kernels {
         silot::nn::set_device_kernels(false);
     }
+    if args.composed_attention {
+        silot::nn::set_fused_attention(false);
+    }
+    #[cfg(feature = "cuda")]
+    candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
+    #[cfg(not(feature = "cuda"))]
+    if args.tf32 {
+        anyhow::bail!("--tf32 needs a `--features cuda` build");
+    }
     let only: Vec<&str> = args.only.split(',').map(str::trim).collect();
     let bd = only.contains(&"breakdown");
     println!(
-        "device {:?}, sampler/renderer kernels: {}",
+        "device {:?}, sampler/renderer kernels: {}, eval discovery attention: {}, tf32: {}",
         args.device,
         if args.host_kernels {
             "host CPU"
         } else {
             "device"
-        }
+        },
+        if args.composed_attention {
+            "composed"
+        } else {
+            "fused"
+        },
+        args.tf32
     );
     if only.contains(&"ops") && !args.host_kernels {
         ops(&dev, args.iters)?;
     }
     if only.contains(&"train") {
-        train(&dev, args.iters, bd)?;
+        train(&dev, args.iters, &args.train_batches, bd)?;
     }
     if only.contains(&"infer") {
         infer(&dev, args.iters, &args.batches, bd)?;

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 
 use candle_core::{DType, Device, Tensor, Var};
+use silot::model::attention::DiscoveryAttention;
 use silot::model::{Silot, StepCtx};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
@@ -150,6 +151,49 @@ fn renderer_matches_cpu_reference(dev: &Device) {
     }
 }
 test_device!(renderer_matches_cpu_reference, renderer_cpu, renderer_cuda);
+
+/// The fused inference attention on `dev` against the composed training form on the CPU in f64,
+/// at the model's kernel width (std 0.1 anchor units) with objects spread over the whole grid, so
+/// most pairs lie beyond the fused op's cutoff.
+fn fused_discovery_attention_matches_composed(dev: &Device) {
+    let cpu = Device::Cpu;
+    let mut rng = SeededRng::new(21);
+    let (b, k, q, f) = (3, 40, 60, 12);
+    let feats = rng.normal(&[b, k, f], &cpu).unwrap();
+    let pos = rng.uniform(&[b, k, 2], 0.0, 3.0, &cpu).unwrap();
+    // Queries on a grid, with a few objects placed exactly on cells.
+    let cells = rng.uniform(&[b, q, 2], 0.0, 3.0, &cpu).unwrap();
+    let pos = pos
+        .slice_assign(&[0..b, 0..5, 0..2], &cells.narrow(1, 0, 5).unwrap())
+        .unwrap();
+    let build = |d: &Device, dt: DType| {
+        let vm = candle_nn::VarMap::new();
+        let vb = silot::rng::seeded_var_builder(&vm, 4, dt, d);
+        DiscoveryAttention::new(vb, f, &[16, 16], 8, 0.1).unwrap()
+    };
+    let want = values(
+        &build(&cpu, DType::F64)
+            .forward(
+                &on(&feats, &cpu, DType::F64),
+                &on(&pos, &cpu, DType::F64),
+                &on(&cells, &cpu, DType::F64),
+            )
+            .unwrap(),
+    );
+    assert!(want.iter().any(|v| v.abs() > 1e-2), "degenerate fixture");
+    for (dt, tol) in [(DType::F32, 1e-4), (DType::F64, 1e-6)] {
+        let got = build(dev, dt)
+            .forward_inference(&on(&feats, dev, dt), &on(&pos, dev, dt), &on(&cells, dev, dt))
+            .unwrap();
+        assert_eq!(got.dims(), &[b, q, 8]);
+        assert_close(&format!("fused attention {dt:?}"), &values(&got), &want, tol);
+    }
+}
+test_device!(
+    fused_discovery_attention_matches_composed,
+    fused_attention_cpu,
+    fused_attention_cuda
+);
 
 fn train_ctx(seed: u64) -> StepCtx {
     StepCtx {

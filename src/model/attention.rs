@@ -12,6 +12,7 @@ use candle_nn::{Linear, VarBuilder};
 
 use crate::nn::kernel::gaussian_kernel;
 use crate::nn::mlp::{linear, Mlp};
+use crate::nn::relation_attention;
 
 /// Apply an MLP on the last dim of a tensor of any rank by flattening the leading dims.
 pub(crate) fn mlp_nd(mlp: &Mlp, x: &Tensor) -> Result<Tensor> {
@@ -129,6 +130,44 @@ impl DiscoveryAttention {
         let rel = self.rel.forward(&[&feats.unsqueeze(1)?, &d])?; // (B, Q, K, out)
         rel.broadcast_mul(&g.unsqueeze(D::Minus1)?)?.sum(2) // (B, Q, out)
     }
+
+    /// [`Self::forward`] for inference: the fused op of [`crate::nn::relation_attention`], which
+    /// never builds the `(B, Q, K, ·)` pair grid and skips pairs beyond 6 kernel stds. No
+    /// gradients flow through it. Falls back to [`Self::forward`] for networks the op does not
+    /// take.
+    pub fn forward_inference(&self, feats: &Tensor, pos: &Tensor, cells: &Tensor) -> Result<Tensor> {
+        let (_, k, f) = feats.dims3()?;
+        let rest: Vec<&Linear> = match &self.rel.rest {
+            Some(m) => m.layers().iter().collect(),
+            None => vec![],
+        };
+        let w = self.rel.first.weight(); // (h0, F + 2)
+        let mut widths = vec![w.dim(0)?];
+        widths.extend(rest.iter().map(|l| l.weight().dims()[0]));
+        let biased = rest.iter().all(|l| l.bias().is_some()) && self.rel.first.bias().is_some();
+        if !biased || !relation_attention::fits(&widths, k) || !crate::nn::fused_attention() {
+            return self.forward(feats, pos, cells);
+        }
+        let proj = mlp_nd_linear(&self.rel.first, feats, f)?; // (B, K, h0) incl. bias
+        let w_d = w.narrow(1, f, 2)?; // (h0, 2)
+        let layers: Vec<relation_attention::DenseLayer> = rest
+            .iter()
+            .filter_map(|l| l.bias().map(|b| (l.weight(), b)))
+            .collect();
+        relation_attention::relation_attention(&proj, pos, cells, &w_d, &layers, self.std)
+    }
+}
+
+/// The feature part of a split first layer on `(B, K, F)` features: `x·W[:, :F]ᵀ + b`.
+fn mlp_nd_linear(first: &Linear, feats: &Tensor, f: usize) -> Result<Tensor> {
+    let (b, k, _) = feats.dims3()?;
+    let wf = first.weight().narrow(1, 0, f)?.t()?.contiguous()?; // (F, h0)
+    let y = feats.reshape((b * k, f))?.matmul(&wf)?;
+    let y = match first.bias() {
+        Some(bias) => y.broadcast_add(bias)?,
+        None => y,
+    };
+    y.reshape((b, k, ()))
 }
 
 /// Propagation attention (shared by the posterior and the learned prior).

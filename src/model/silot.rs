@@ -280,9 +280,15 @@ impl Silot {
             let _span = tracing::trace_span!("discovery").entered();
             let cells = cell_centres(b, gh, gw, self.cfg.anchor, frame.device())?
                 .to_dtype(frame.dtype())?;
-            let v_td =
+            let (feats, centres) = (prop.features(false)?, prop.centre()?);
+            let v_td = if ctx.training {
+                self.disc_attention.forward(&feats, &centres, &cells)?
+            } else {
+                // No backward pass in evaluation: the fused op (pairs beyond 6 kernel stds
+                // skipped) instead of the (B, Q, K, ·) pair grid.
                 self.disc_attention
-                    .forward(&prop.features(false)?, &prop.centre()?, &cells)?;
+                    .forward_inference(&feats, &centres, &cells)?
+            };
             let mut s = self.sampler(ctx);
             self.discovery
                 .forward(frame, &v_bu, &v_td, &state.offset, &self.init_state, &mut s)?

@@ -238,3 +238,65 @@ pub(crate) fn render_bwd<T: KernelFloat>(
     unsafe { lb.launch(render_cfg(d)?) }.w()?;
     Ok(out)
 }
+
+/// Geometry of the fused relation attention (`nn::relation_attention`).
+pub(crate) struct RelAttnDims<'a> {
+    pub b: usize,
+    pub k: usize,
+    pub q: usize,
+    /// `[h0, h1, …, out]`, at most `RA_MAXL + 1` entries, each ≤ `RA_MAXW`.
+    pub widths: &'a [usize],
+    pub std: f64,
+    pub cutoff_std: f64,
+}
+
+/// Threads per query block of `rel_attn_fwd_*`.
+const REL_ATTN_THREADS: u32 = 64;
+
+/// `(B, Q, out)` attention outputs from `proj (B,K,h0)`, `geo (B,K+Q,2)` and the packed
+/// parameters.
+pub(crate) fn rel_attn_fwd<T: KernelFloat>(
+    inputs: [(&CudaStorage, &Layout); 3],
+    d: &RelAttnDims,
+) -> Result<CudaSlice<T>> {
+    let dev = inputs[0].0.device();
+    let [proj, geo, params] = inputs;
+    let (pv, gv, wv) = (
+        view::<T>(proj.0, proj.1)?,
+        view::<T>(geo.0, geo.1)?,
+        view::<T>(params.0, params.1)?,
+    );
+    let nl = d.widths.len() - 1;
+    let out_dim = d.widths[nl];
+    // SAFETY: every output element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>((d.b * d.q * out_dim).max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("rel_attn_fwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let mut w = [0i32; 5];
+    for (slot, &x) in w.iter_mut().zip(d.widths) {
+        *slot = int(x, "relation attention width")?;
+    }
+    let (k, q, nl) = (
+        int(d.k, "objects")?,
+        int(d.q, "queries")?,
+        int(nl, "layers")?,
+    );
+    let inv_std = 1.0 / d.std;
+    let norm = 1.0 / (2.0 * std::f64::consts::PI * d.std * d.std);
+    let cutoff_sq = d.cutoff_std * d.cutoff_std;
+    let mut lb = func.builder();
+    lb.arg(&pv).arg(&gv).arg(&wv).arg(&out).arg(&k).arg(&q).arg(&nl);
+    for x in &w {
+        lb.arg(x);
+    }
+    lb.arg(&inv_std).arg(&norm).arg(&cutoff_sq);
+    let grid_y = u32::try_from(d.b).map_err(|_| candle_core::Error::Msg("batch too large".into()))?;
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(d.q, 1)?, grid_y, 1),
+        block_dim: (REL_ATTN_THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `rel_attn_fwd_*`; one block per (q, b); sizes checked by
+    // `relation_attention::fits`.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}

@@ -420,3 +420,84 @@ GLIMPSE(f64, double)
     }
 RENDER(f32, float)
 RENDER(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Fused relation attention, forward only (src/nn/relation_attention.rs): one block per query
+// (q, b). proj (B,K,W0) object part of the first layer (bias included), geo (B,K+Q,2) object
+// positions then query positions, params = [W_d (W0,2), then per later layer W (Wo,Win), b (Wo)].
+// out[b,q,:] = sum over objects k within the cutoff, in k order, of G(p_k - c_q) * MLP(...).
+
+#define RA_MAXW 256
+#define RA_MAXL 4
+#define RA_MAXK 1024
+
+template <typename T>
+__device__ void rel_attn_fwd(const T *proj, const T *geo, const T *params, T *out, int K, int Q,
+                             int nl, int w0, int w1, int w2, int w3, int w4, double inv_std,
+                             double norm, double cutoff_sq) {
+    __shared__ double buf[2][RA_MAXW];
+    __shared__ double acc[RA_MAXW];
+    __shared__ double gk[RA_MAXK];
+    __shared__ int act[RA_MAXK];
+    __shared__ int n_act;
+    const int q = blockIdx.x, b = blockIdx.y, tid = threadIdx.x, nt = blockDim.x;
+    const int widths[RA_MAXL + 1] = {w0, w1, w2, w3, w4};
+    const int wout = widths[nl];
+    const T *g = geo + (size_t)b * (K + Q) * 2;
+    const double cy = (double)g[(K + q) * 2], cx = (double)g[(K + q) * 2 + 1];
+    for (int k = tid; k < K; k += nt) {
+        const double dy = ((double)g[k * 2] - cy) * inv_std;
+        const double dx = ((double)g[k * 2 + 1] - cx) * inv_std;
+        const double z2 = dy * dy + dx * dx;
+        gk[k] = z2 <= cutoff_sq ? norm * exp(-0.5 * z2) : -1.0;
+    }
+    for (int j = tid; j < wout; j += nt) acc[j] = 0.0;
+    __syncthreads();
+    if (tid == 0) {
+        int n = 0;
+        for (int k = 0; k < K; k++)
+            if (gk[k] >= 0.0) act[n++] = k;
+        n_act = n;
+    }
+    __syncthreads();
+    const int n = n_act;
+    for (int a = 0; a < n; a++) {
+        const int k = act[a];
+        const double dy = (double)g[k * 2] - cy, dx = (double)g[k * 2 + 1] - cx;
+        const T *pk = proj + ((size_t)b * K + k) * w0;
+        for (int j = tid; j < w0; j += nt) {
+            const double h = (double)pk[j] + (double)params[2 * j] * dy + (double)params[2 * j + 1] * dx;
+            buf[0][j] = nl > 0 ? fmax(h, 0.0) : h;
+        }
+        __syncthreads();
+        const T *p = params + 2 * (size_t)w0;
+        int cur = 0;
+        for (int l = 1; l <= nl; l++) {
+            const int win = widths[l - 1], wo = widths[l];
+            for (int j = tid; j < wo; j += nt) {
+                const T *row = p + (size_t)j * win;
+                double s = (double)p[(size_t)wo * win + j];
+                for (int i = 0; i < win; i++) s += (double)row[i] * buf[cur][i];
+                buf[1 - cur][j] = l < nl ? fmax(s, 0.0) : s;
+            }
+            p += (size_t)wo * win + wo;
+            __syncthreads();
+            cur = 1 - cur;
+        }
+        const double gv = gk[k];
+        for (int j = tid; j < wout; j += nt) acc[j] += gv * buf[cur][j];
+        __syncthreads();
+    }
+    T *o = out + ((size_t)b * Q + q) * wout;
+    for (int j = tid; j < wout; j += nt) o[j] = (T)acc[j];
+}
+
+#define REL_ATTN(NAME, T)                                                                        \
+    extern "C" __global__ void rel_attn_fwd_##NAME(                                              \
+        const T *proj, const T *geo, const T *params, T *out, int K, int Q, int nl, int w0,      \
+        int w1, int w2, int w3, int w4, double inv_std, double norm, double cutoff_sq) {         \
+        rel_attn_fwd<T>(proj, geo, params, out, K, Q, nl, w0, w1, w2, w3, w4, inv_std, norm,     \
+                        cutoff_sq);                                                              \
+    }
+REL_ATTN(f32, float)
+REL_ATTN(f64, double)

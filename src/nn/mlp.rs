@@ -48,6 +48,11 @@ impl Mlp {
     pub fn out_dim(&self) -> usize {
         self.out_dim
     }
+
+    /// The dense layers, input side first (ReLU between them).
+    pub fn layers(&self) -> &[Linear] {
+        &self.layers
+    }
 }
 
 impl Module for Mlp {

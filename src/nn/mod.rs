@@ -1,8 +1,8 @@
 //! Neural-network primitives for SILOT on candle: MLPs, the Sonnet GRU, Glorot-initialised
 //! convolutions, the receptive-field-centred backbone, the differentiable glimpse sampler and
 //! sprite renderer (custom ops with exact backward passes: CPU kernels, and CUDA kernels with the
-//! `cuda` feature), distributions and the Gaussian
-//! attention kernel.
+//! `cuda` feature), distributions, the Gaussian
+//! attention kernel and its fused inference form.
 
 pub mod backbone;
 pub mod conv;
@@ -13,6 +13,7 @@ pub mod dist;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
+pub mod relation_attention;
 pub mod render;
 pub mod sampler;
 
@@ -28,6 +29,19 @@ pub fn set_device_kernels(enabled: bool) {
 /// See [`set_device_kernels`].
 pub fn device_kernels() -> bool {
     DEVICE_KERNELS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static FUSED_ATTENTION: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Whether evaluation-mode discovery attention uses the fused op of [`relation_attention`] (the
+/// default) instead of the composed pair grid; benchmarks switch it off for before/after runs.
+pub fn set_fused_attention(enabled: bool) {
+    FUSED_ATTENTION.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// See [`set_fused_attention`].
+pub fn fused_attention() -> bool {
+    FUSED_ATTENTION.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour
