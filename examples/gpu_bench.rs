@@ -36,6 +36,9 @@ struct Args {
     /// Evaluation-mode discovery attention through the composed pair grid (before the fused op).
     #[arg(long)]
     composed_attention: bool,
+    /// Render the reconstruction in inference steps (the encoder alone does not need it).
+    #[arg(long)]
+    reconstruct: bool,
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`set_gemm_reduced_precision_f32`).
     #[arg(long)]
     tf32: bool,
@@ -243,8 +246,21 @@ fn train(dev: &Device, iters: usize, batches: &[usize], with_breakdown: bool) ->
     Ok(())
 }
 
-fn infer(dev: &Device, iters: usize, batches: &[usize], with_breakdown: bool) -> Result<()> {
-    println!("\n### inference, Space Invaders 195x160, K=128, one step per frame (no loss)\n");
+fn infer(
+    dev: &Device,
+    iters: usize,
+    batches: &[usize],
+    with_breakdown: bool,
+    reconstruct: bool,
+) -> Result<()> {
+    println!(
+        "\n### inference, Space Invaders 195x160, K=128, one step per frame (no loss, {})\n",
+        if reconstruct {
+            "with reconstruction"
+        } else {
+            "encoder only"
+        }
+    );
     println!("| batch | ms / step | frames / s |\n|---|---|---|");
     let cfg = invaders_cfg();
     let (_vm, model) = Silot::build(&cfg.model, 0, DType::F32, dev)?;
@@ -258,8 +274,8 @@ fn infer(dev: &Device, iters: usize, batches: &[usize], with_breakdown: bool) ->
                 .state
                 .detach();
             let mut run = || -> Result<()> {
-                let mut ctx = StepCtx::eval(1);
-                ctx.compute_loss = false;
+                let mut ctx = StepCtx::encode(1);
+                ctx.reconstruct = reconstruct;
                 black_box(model.step(&x, None, &st, &mut ctx)?);
                 Ok(())
             };
@@ -316,7 +332,7 @@ fn main() -> Result<()> {
         train(&dev, args.iters, &args.train_batches, bd)?;
     }
     if only.contains(&"infer") {
-        infer(&dev, args.iters, &args.batches, bd)?;
+        infer(&dev, args.iters, &args.batches, bd, args.reconstruct)?;
     }
     Ok(())
 }

@@ -203,6 +203,7 @@ fn train_ctx(seed: u64) -> StepCtx {
         count_prior_log_odds: 0.5,
         prior_start: None,
         compute_loss: true,
+        reconstruct: true,
     }
 }
 

@@ -15,6 +15,7 @@ fn train_ctx(seed: u64) -> StepCtx {
         count_prior_log_odds: 0.5,
         prior_start: None,
         compute_loss: true,
+        reconstruct: true,
     }
 }
 
@@ -38,7 +39,7 @@ fn step_shapes(dev: &Device) {
         assert!((s1[0] - 2.0).abs() < 1e-6 && (s1[1] - 0.5).abs() < 1e-6);
     }
     let (a, s) = (cfg.model.n_what, cfg.model.state_size());
-    assert_eq!(out.reconstruction.dims(), &[2, 3, 24, 24]);
+    assert_eq!(out.reconstruction.as_ref().unwrap().dims(), &[2, 3, 24, 24]);
     assert_eq!(o.where_.dims(), &[2, 4, 4]);
     assert_eq!(o.abs_posn.dims(), &[2, 4, 2]);
     assert_eq!(o.what.dims(), &[2, 4, a]);
@@ -71,7 +72,7 @@ fn step_shapes(dev: &Device) {
     // Null props have pres 0: their pres-weighted KLs vanish at t = 0.
     assert_eq!(l.prop_kl, 0.0);
     assert_eq!(l.learned_kl, 0.0);
-    let x: Vec<f32> = out.reconstruction.flatten_all().unwrap().to_vec1().unwrap();
+    let x: Vec<f32> = out.reconstruction.as_ref().unwrap().flatten_all().unwrap().to_vec1().unwrap();
     assert!(x.iter().all(|v| (0.0..=1.0).contains(v)));
 }
 silot::test_device!(step_shapes, step_shapes_cpu, step_shapes_cuda);
@@ -98,7 +99,7 @@ fn frame_by_frame_equals_clip() {
     for t in 0..4 {
         let frame = clip.narrow(1, t, 1).unwrap().squeeze(1).unwrap();
         let out = model.step(&frame, None, &state, &mut ctx).unwrap();
-        assert_same(&out.reconstruction, &whole.reconstructions[t]);
+        assert_same(out.reconstruction.as_ref().unwrap(), &whole.reconstructions[t]);
         assert_same(&out.state.objects.where_, &whole.objects[t].where_);
         assert_same(&out.state.objects.pres, &whole.objects[t].pres);
         assert_eq!(out.state.objects.ids, whole.objects[t].ids);
@@ -188,4 +189,25 @@ fn softmax_render_mode_runs() {
         .iter()
         .all(|v| v.is_finite() && (0.0..=1.0).contains(v)));
     assert!(soft.iter().any(|v| *v > 0.0));
+}
+
+#[test]
+fn encode_context_tracks_like_eval_without_rendering() {
+    let cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let (_vm, model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
+    let clip = moving_squares(2, 4, 24, 24, 3);
+    let run = |mut ctx: StepCtx| {
+        let st = model.initial_state(2, 4, None, &dev).unwrap();
+        model.run_clip(&clip, st, &mut ctx, None).unwrap()
+    };
+    let full = run(StepCtx::eval(0));
+    let enc = run(StepCtx::encode(0));
+    assert_eq!(full.reconstructions.len(), 4);
+    assert!(enc.reconstructions.is_empty());
+    for t in 0..4 {
+        assert_eq!(enc.objects[t].ids, full.objects[t].ids, "t={t}");
+        assert_same(&enc.objects[t].where_, &full.objects[t].where_);
+        assert_same(&enc.objects[t].pres, &full.objects[t].pres);
+    }
 }

@@ -38,6 +38,7 @@ fn grads(wheels: bool) -> HashMap<String, Vec<f32>> {
         count_prior_log_odds: 0.3,
         prior_start: None,
         compute_loss: true,
+        reconstruct: true,
     };
     let out = model.run_clip(&clip, st, &mut ctx, None).unwrap();
     let g = out.losses.total().unwrap().backward().unwrap();

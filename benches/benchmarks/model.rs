@@ -96,8 +96,7 @@ fn infer_bench(c: &mut Criterion) {
         .state
         .detach();
     let mut run = || {
-        let mut ctx = StepCtx::eval(1);
-        ctx.compute_loss = false;
+        let mut ctx = StepCtx::encode(1);
         black_box(model.step(&x, None, &st, &mut ctx).unwrap());
     };
     breakdown(name, &mut run);

@@ -110,6 +110,7 @@ impl PropagationLayer {
     ) -> Result<Tensor> {
         let (b, k, _) = where_.dims3()?;
         let (_, _, hi, wi) = frame.dims4()?;
+        let _span = tracing::trace_span!("propagation_glimpse").entered();
         let [oh, ow] = self.cfg.object_size;
         let boxes = to_image_boxes(where_, self.cfg.anchor, (hi, wi))?;
         let g = extract_glimpses(frame, &boxes, (oh, ow))?; // (B, K, 3, oh, ow)

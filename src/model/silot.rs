@@ -63,8 +63,13 @@ pub struct StepCtx {
     /// Prior mode (reference §2.4): from this timestep on, the learned prior replaces the
     /// posterior and discovery is disabled. `None` normally.
     pub prior_start: Option<usize>,
-    /// Compute the loss terms (off for pure inference).
+    /// Compute the loss terms (off for pure inference). When off and `prior_start` is `None`,
+    /// the learned prior is not run at all (its only other use is prior mode), so its recurrent
+    /// state is carried over unchanged.
     pub compute_loss: bool,
+    /// Render the reconstruction x̂ (always done when `compute_loss` is on: the loss needs it).
+    /// Off for pure encoding (tracking, the object wrapper): `reconstruction` is then `None`.
+    pub reconstruct: bool,
 }
 
 impl StepCtx {
@@ -77,6 +82,16 @@ impl StepCtx {
             count_prior_log_odds: (0.0125f64 + 1e-6).ln(),
             prior_start: None,
             compute_loss: true,
+            reconstruct: true,
+        }
+    }
+
+    /// Pure encoding: [`StepCtx::eval`] without loss terms and without the reconstruction.
+    pub fn encode(seed: u64) -> Self {
+        Self {
+            compute_loss: false,
+            reconstruct: false,
+            ..Self::eval(seed)
         }
     }
 }
@@ -86,8 +101,9 @@ impl StepCtx {
 pub struct StepOutput {
     /// State for the next step; `state.objects` are this step's selected objects.
     pub state: CarriedState,
-    /// `(B, 3, H, W)` rendered frame x̂_t.
-    pub reconstruction: Tensor,
+    /// `(B, 3, H, W)` rendered frame x̂_t (`None` when the step ran without
+    /// [`StepCtx::reconstruct`]).
+    pub reconstruction: Option<Tensor>,
     /// Loss terms of this step (zeros when `compute_loss` is off).
     pub losses: LossTerms,
 }
@@ -97,7 +113,7 @@ pub struct StepOutput {
 pub struct ClipOutput {
     /// Final state.
     pub state: CarriedState,
-    /// Per frame `(B, 3, H, W)` reconstructions.
+    /// Per frame `(B, 3, H, W)` reconstructions (empty without [`StepCtx::reconstruct`]).
     pub reconstructions: Vec<Tensor>,
     /// Per frame selected objects `(B, K, ...)` with ids and `is_new`.
     pub objects: Vec<Objects>,
@@ -241,6 +257,7 @@ impl Silot {
         let prev = &state.objects;
         let t = state.t;
         let prior_mode = ctx.prior_start.is_some_and(|s| t >= s);
+        let need_prior = ctx.compute_loss || ctx.prior_start.is_some();
         let (prop_out, prior_out) = {
             let _span = tracing::trace_span!("propagation").entered();
             let mut s = self.sampler(ctx);
@@ -251,13 +268,13 @@ impl Silot {
                 .propagation
                 .forward(Some(frame), &u_post, prev, &mut s)?;
             let prior = match &self.prior {
-                Some(p) => {
+                Some(p) if need_prior => {
                     let u_prior = self
                         .prop_attention
                         .forward(&prev.features(true)?, &prev.centre()?)?;
                     Some(p.forward(&u_prior, prev, &mut s)?)
                 }
-                None => None,
+                _ => None,
             };
             (post, prior)
         };
@@ -315,22 +332,27 @@ impl Silot {
             select(&prop, &disc_objects, &mut next_id)?
         };
         // --- rendering ---
-        let background = Tensor::zeros((b, 3, h, w), frame.dtype(), frame.device())?;
-        let x_hat = self.decoder.render(&selected, &background)?;
+        let x_hat = if ctx.reconstruct || ctx.compute_loss {
+            let background = Tensor::zeros((b, 3, h, w), frame.dtype(), frame.device())?;
+            Some(self.decoder.render(&selected, &background)?)
+        } else {
+            None
+        };
         // --- losses ---
-        let losses = if ctx.compute_loss {
+        let losses = match (&x_hat, ctx.compute_loss) {
+            (Some(x_hat), true) => {
             let _span = tracing::trace_span!("loss").entered();
             self.losses(
                 frame,
-                &x_hat,
+                x_hat,
                 &prop_out,
                 prior_out.as_ref(),
                 &disc,
                 &disc_objects.pres,
                 ctx.count_prior_log_odds,
             )?
-        } else {
-            zero_terms(frame)?
+            }
+            _ => zero_terms(frame)?,
         };
         Ok(StepOutput {
             state: CarriedState {
@@ -418,7 +440,7 @@ impl Silot {
                 Some(l) => l.add(&out.losses)?,
                 None => out.losses,
             });
-            reconstructions.push(out.reconstruction);
+            reconstructions.extend(out.reconstruction);
             objects.push(out.state.objects.clone());
             state = out.state;
         }

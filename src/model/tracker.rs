@@ -96,8 +96,7 @@ impl Tracker for SilotTracker {
         let x = self.frames_tensor(frames)?; // (1, T, 3, H, W)
         let k = self.cfg.model.eval_objects();
         let state = self.model.initial_state(1, k, None, &self.device)?;
-        let mut ctx = StepCtx::eval(self.seed);
-        ctx.compute_loss = false;
+        let mut ctx = StepCtx::encode(self.seed);
         let out = self.model.run_clip(&x, state, &mut ctx, None)?;
         let anchor = self.cfg.model.anchor;
         out.objects

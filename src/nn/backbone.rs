@@ -74,6 +74,14 @@ impl Backbone {
             .pad_with_zeros(3, pw0, pw1)?;
         let n = self.convs.len();
         for (i, conv) in self.convs.iter().enumerate() {
+            // Span names are static: one per 4×4 conv, one for the 1×1 convs together.
+            let _span = match i {
+                0 => tracing::trace_span!("backbone_conv0"),
+                1 => tracing::trace_span!("backbone_conv1"),
+                2 => tracing::trace_span!("backbone_conv2"),
+                _ => tracing::trace_span!("backbone_1x1"),
+            }
+            .entered();
             x = conv.forward(&x)?;
             if i + 1 < n {
                 x = x.relu()?;

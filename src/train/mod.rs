@@ -176,6 +176,7 @@ impl Trainer {
             count_prior_log_odds: count,
             prior_start: None,
             compute_loss: true,
+            reconstruct: true,
         };
         let b = frames.dim(0)?;
         let state =
