@@ -183,10 +183,19 @@ fn fused_discovery_attention_matches_composed(dev: &Device) {
     assert!(want.iter().any(|v| v.abs() > 1e-2), "degenerate fixture");
     for (dt, tol) in [(DType::F32, 1e-4), (DType::F64, 1e-6)] {
         let got = build(dev, dt)
-            .forward_inference(&on(&feats, dev, dt), &on(&pos, dev, dt), &on(&cells, dev, dt))
+            .forward_inference(
+                &on(&feats, dev, dt),
+                &on(&pos, dev, dt),
+                &on(&cells, dev, dt),
+            )
             .unwrap();
         assert_eq!(got.dims(), &[b, q, 8]);
-        assert_close(&format!("fused attention {dt:?}"), &values(&got), &want, tol);
+        assert_close(
+            &format!("fused attention {dt:?}"),
+            &values(&got),
+            &want,
+            tol,
+        );
     }
 }
 test_device!(

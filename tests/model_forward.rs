@@ -72,7 +72,14 @@ fn step_shapes(dev: &Device) {
     // Null props have pres 0: their pres-weighted KLs vanish at t = 0.
     assert_eq!(l.prop_kl, 0.0);
     assert_eq!(l.learned_kl, 0.0);
-    let x: Vec<f32> = out.reconstruction.as_ref().unwrap().flatten_all().unwrap().to_vec1().unwrap();
+    let x: Vec<f32> = out
+        .reconstruction
+        .as_ref()
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap();
     assert!(x.iter().all(|v| (0.0..=1.0).contains(v)));
 }
 silot::test_device!(step_shapes, step_shapes_cpu, step_shapes_cuda);
@@ -99,7 +106,10 @@ fn frame_by_frame_equals_clip() {
     for t in 0..4 {
         let frame = clip.narrow(1, t, 1).unwrap().squeeze(1).unwrap();
         let out = model.step(&frame, None, &state, &mut ctx).unwrap();
-        assert_same(out.reconstruction.as_ref().unwrap(), &whole.reconstructions[t]);
+        assert_same(
+            out.reconstruction.as_ref().unwrap(),
+            &whole.reconstructions[t],
+        );
         assert_same(&out.state.objects.where_, &whole.objects[t].where_);
         assert_same(&out.state.objects.pres, &whole.objects[t].pres);
         assert_eq!(out.state.objects.ids, whole.objects[t].ids);

@@ -135,7 +135,12 @@ impl DiscoveryAttention {
     /// never builds the `(B, Q, K, ·)` pair grid and skips pairs beyond 6 kernel stds. No
     /// gradients flow through it. Falls back to [`Self::forward`] for networks the op does not
     /// take.
-    pub fn forward_inference(&self, feats: &Tensor, pos: &Tensor, cells: &Tensor) -> Result<Tensor> {
+    pub fn forward_inference(
+        &self,
+        feats: &Tensor,
+        pos: &Tensor,
+        cells: &Tensor,
+    ) -> Result<Tensor> {
         let (_, k, f) = feats.dims3()?;
         let rest: Vec<&Linear> = match &self.rel.rest {
             Some(m) => m.layers().iter().collect(),

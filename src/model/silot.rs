@@ -341,16 +341,16 @@ impl Silot {
         // --- losses ---
         let losses = match (&x_hat, ctx.compute_loss) {
             (Some(x_hat), true) => {
-            let _span = tracing::trace_span!("loss").entered();
-            self.losses(
-                frame,
-                x_hat,
-                &prop_out,
-                prior_out.as_ref(),
-                &disc,
-                &disc_objects.pres,
-                ctx.count_prior_log_odds,
-            )?
+                let _span = tracing::trace_span!("loss").entered();
+                self.losses(
+                    frame,
+                    x_hat,
+                    &prop_out,
+                    prior_out.as_ref(),
+                    &disc,
+                    &disc_objects.pres,
+                    ctx.count_prior_log_odds,
+                )?
             }
             _ => zero_terms(frame)?,
         };

@@ -284,12 +284,19 @@ pub(crate) fn rel_attn_fwd<T: KernelFloat>(
     let norm = 1.0 / (2.0 * std::f64::consts::PI * d.std * d.std);
     let cutoff_sq = d.cutoff_std * d.cutoff_std;
     let mut lb = func.builder();
-    lb.arg(&pv).arg(&gv).arg(&wv).arg(&out).arg(&k).arg(&q).arg(&nl);
+    lb.arg(&pv)
+        .arg(&gv)
+        .arg(&wv)
+        .arg(&out)
+        .arg(&k)
+        .arg(&q)
+        .arg(&nl);
     for x in &w {
         lb.arg(x);
     }
     lb.arg(&inv_std).arg(&norm).arg(&cutoff_sq);
-    let grid_y = u32::try_from(d.b).map_err(|_| candle_core::Error::Msg("batch too large".into()))?;
+    let grid_y =
+        u32::try_from(d.b).map_err(|_| candle_core::Error::Msg("batch too large".into()))?;
     let cfg = LaunchConfig {
         grid_dim: (blocks(d.q, 1)?, grid_y, 1),
         block_dim: (REL_ATTN_THREADS, 1, 1),

@@ -86,7 +86,8 @@ impl RelationAttentionOp {
             let gk = norm * (-0.5 * z2).exp();
             let pk = &proj[(b * k_n + k) * w0..(b * k_n + k + 1) * w0];
             for j in 0..w0 {
-                let h = pk[j].to_f64() + params[2 * j].to_f64() * dy + params[2 * j + 1].to_f64() * dx;
+                let h =
+                    pk[j].to_f64() + params[2 * j].to_f64() * dy + params[2 * j + 1].to_f64() * dx;
                 cur[j] = if nl > 0 { h.max(0.0) } else { h };
             }
             let mut off = 2 * w0;
@@ -262,7 +263,9 @@ pub fn relation_attention(
         candle_core::bail!("relation_attention supports F32 and F64, got {dt:?}");
     }
     let params = Tensor::cat(&params, 0)?.to_dtype(dt)?.contiguous()?;
-    let geo = Tensor::cat(&[pos, queries], 1)?.to_dtype(dt)?.contiguous()?; // (B, K+Q, 2)
+    let geo = Tensor::cat(&[pos, queries], 1)?
+        .to_dtype(dt)?
+        .contiguous()?; // (B, K+Q, 2)
     let op = RelationAttentionOp { k, q, widths, std };
     proj.contiguous()?.apply_op3_no_bwd(&geo, &params, &op)
 }
@@ -352,7 +355,10 @@ mod tests {
             .unwrap()
             .to_scalar()
             .unwrap();
-        assert!(far < CUTOFF_STD * std / 2f64.sqrt(), "fixture has pairs beyond the cutoff");
+        assert!(
+            far < CUTOFF_STD * std / 2f64.sqrt(),
+            "fixture has pairs beyond the cutoff"
+        );
         let got = relation_attention(&proj, &pos, &queries, &w_d, &layers, std).unwrap();
         assert_eq!(got.dims(), &[b, q, out]);
         let want = composed(&proj, &pos, &queries, &w_d, &layers, std);
@@ -399,14 +405,28 @@ mod tests {
     fn rejects_bad_shapes_and_sizes() {
         let dev = Device::Cpu;
         let z = |s: &[usize]| Tensor::zeros(s, DType::F32, &dev).unwrap();
-        let err = relation_attention(&z(&[1, 2, 3]), &z(&[1, 3, 2]), &z(&[1, 4, 2]), &z(&[3, 2]), &[], 0.1)
-            .unwrap_err()
-            .to_string();
+        let err = relation_attention(
+            &z(&[1, 2, 3]),
+            &z(&[1, 3, 2]),
+            &z(&[1, 4, 2]),
+            &z(&[3, 2]),
+            &[],
+            0.1,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("expected proj"), "{err}");
         let (w, b) = (z(&[300, 3]), z(&[300]));
-        let err = relation_attention(&z(&[1, 2, 3]), &z(&[1, 2, 2]), &z(&[1, 4, 2]), &z(&[3, 2]), &[(&w, &b)], 0.1)
-            .unwrap_err()
-            .to_string();
+        let err = relation_attention(
+            &z(&[1, 2, 3]),
+            &z(&[1, 2, 2]),
+            &z(&[1, 4, 2]),
+            &z(&[3, 2]),
+            &[(&w, &b)],
+            0.1,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("limits"), "{err}");
         assert!(!fits(&[64, 64, 64], MAX_OBJECTS + 1));
         assert!(fits(&[64, 64, 64], 128));

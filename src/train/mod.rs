@@ -399,6 +399,88 @@ pub fn run(
     run_with_validator(cfg, out_dir, source, &mut validator, opts)
 }
 
+/// The batch of global step `step`: all its randomness comes from a stream seeded by the step
+/// alone, so a batch made ahead of time equals one made on demand.
+fn batch_for_step(
+    source: &mut dyn ClipSource,
+    spec: &ClipSpec,
+    seed: u64,
+    step: u64,
+) -> Result<ClipBatch> {
+    let mut rng = SeededRng::new(mix_seed(seed, DATA_STREAM + step));
+    source.next_batch(spec, &mut rng)
+}
+
+type Pending<'src, 'scope> =
+    std::thread::ScopedJoinHandle<'scope, (&'src mut dyn ClipSource, u64, Result<ClipBatch>)>;
+
+/// Makes the next step's batch on a background thread while the current step trains (env
+/// rollouts on the host overlap the model step on the device). Batches are identical to
+/// sequential ones; a prefetched batch for a step other than the one asked for is dropped.
+struct Prefetcher<'src, 'scope> {
+    source: Option<&'src mut dyn ClipSource>,
+    pending: Option<Pending<'src, 'scope>>,
+    spec: ClipSpec,
+    seed: u64,
+}
+
+impl<'src, 'scope> Prefetcher<'src, 'scope> {
+    fn new(source: &'src mut dyn ClipSource, spec: ClipSpec, seed: u64) -> Self {
+        Self {
+            source: Some(source),
+            pending: None,
+            spec,
+            seed,
+        }
+    }
+
+    /// Wait for a background batch, getting the source back.
+    fn join(&mut self) -> Result<Option<(u64, Result<ClipBatch>)>> {
+        let Some(h) = self.pending.take() else {
+            return Ok(None);
+        };
+        let (src, step, batch) = h
+            .join()
+            .map_err(|_| Error::Invalid("the clip prefetch thread panicked".into()))?;
+        self.source = Some(src);
+        Ok(Some((step, batch)))
+    }
+
+    /// The batch of `step` (prefetched if it was started, else made now).
+    fn take(&mut self, step: u64) -> Result<ClipBatch> {
+        if let Some((s, batch)) = self.join()? {
+            if s == step {
+                return batch;
+            }
+        }
+        let src = self
+            .source
+            .as_deref_mut()
+            .ok_or_else(|| Error::Invalid("clip source missing after prefetch".into()))?;
+        batch_for_step(src, &self.spec, self.seed, step)
+    }
+
+    /// Start making the batch of `step` in the background.
+    fn start<'env>(&mut self, scope: &'scope std::thread::Scope<'scope, 'env>, step: u64)
+    where
+        'src: 'scope,
+    {
+        let Some(src) = self.source.take() else {
+            return;
+        };
+        let (spec, seed) = (self.spec, self.seed);
+        self.pending = Some(scope.spawn(move || {
+            let batch = batch_for_step(&mut *src, &spec, seed, step);
+            (src, step, batch)
+        }));
+    }
+
+    /// Wait for any background batch (its result is unused).
+    fn finish(&mut self) -> Result<()> {
+        self.join().map(|_| ())
+    }
+}
+
 /// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
 /// checkpoint made with the same config.
 pub fn run_with_validator(
@@ -448,75 +530,78 @@ pub fn run_with_validator(
     });
     let start = Instant::now();
     let mut last = LossBreakdown::default();
-    while trainer.progress.global_step < max_steps && !trainer.progress.finished {
-        let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
-        let n_frames = t.n_frames;
-        let mut data_rng =
-            SeededRng::new(mix_seed(t.seed, DATA_STREAM + trainer.progress.global_step));
-        let batch = source.next_batch(
-            &ClipSpec {
-                batch: t.batch_size,
-                n_frames,
-                crop: t.crop,
-            },
-            &mut data_rng,
-        )?;
-        let frames = batch.frames_tensor(&opts.device)?;
-        let offsets = batch.offsets_tensor(&opts.device)?;
-        let stats = trainer.train_step(&frames, &offsets)?;
-        last = stats.loss;
-        let gs = trainer.progress.global_step;
-        if gs % t.log_every == 0 || gs == 1 {
-            log.write(&MetricsRecord {
-                kind: "train".into(),
-                step: gs,
-                stage,
-                stage_step: step + 1,
-                lr: stats.lr,
-                n_frames: stats.n_frames,
-                grad_norm: stats.grad_norm,
-                count_prior_log_odds: stats.count_prior_log_odds,
-                time_s: start.elapsed().as_secs_f64(),
-                score: None,
-                loss: stats.loss,
-            })?;
-        }
-        if let Some(b) = &bar {
-            b.set_position(gs);
-            b.set_message(format!("stage {} loss {:.1}", stage + 1, stats.loss.total));
-        }
-        let ss = trainer.progress.stage_step;
-        if ss % t.eval_every == 0 {
-            let v = validator.validate(&trainer)?;
-            log.write(&MetricsRecord {
-                kind: "val".into(),
-                step: gs,
-                stage,
-                stage_step: ss,
-                lr: stats.lr,
-                n_frames: t.n_frames,
-                grad_norm: 0.0,
-                count_prior_log_odds: stats.count_prior_log_odds,
-                time_s: start.elapsed().as_secs_f64(),
-                score: Some(v.score),
-                loss: v.loss,
-            })?;
-            let verdict = trainer.progress.early.observe(ss, v.score);
-            if verdict.improved {
-                trainer.save(&best_dir)?;
+    let spec = ClipSpec {
+        batch: t.batch_size,
+        n_frames: t.n_frames,
+        crop: t.crop,
+    };
+    std::thread::scope(|scope| -> Result<()> {
+        let mut prefetch = Prefetcher::new(source, spec, t.seed);
+        while trainer.progress.global_step < max_steps && !trainer.progress.finished {
+            let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
+            let gs0 = trainer.progress.global_step;
+            let batch = prefetch.take(gs0)?;
+            if gs0 + 1 < max_steps {
+                prefetch.start(scope, gs0 + 1);
             }
-            if verdict.stop {
-                if stage + 1 >= t.n_stages {
-                    trainer.progress.finished = true;
-                } else {
-                    trainer.next_stage(&best_dir)?;
+            let frames = batch.frames_tensor(&opts.device)?;
+            let offsets = batch.offsets_tensor(&opts.device)?;
+            let stats = trainer.train_step(&frames, &offsets)?;
+            last = stats.loss;
+            let gs = trainer.progress.global_step;
+            if gs % t.log_every == 0 || gs == 1 {
+                log.write(&MetricsRecord {
+                    kind: "train".into(),
+                    step: gs,
+                    stage,
+                    stage_step: step + 1,
+                    lr: stats.lr,
+                    n_frames: stats.n_frames,
+                    grad_norm: stats.grad_norm,
+                    count_prior_log_odds: stats.count_prior_log_odds,
+                    time_s: start.elapsed().as_secs_f64(),
+                    score: None,
+                    loss: stats.loss,
+                })?;
+            }
+            if let Some(b) = &bar {
+                b.set_position(gs);
+                b.set_message(format!("stage {} loss {:.1}", stage + 1, stats.loss.total));
+            }
+            let ss = trainer.progress.stage_step;
+            if ss % t.eval_every == 0 {
+                let v = validator.validate(&trainer)?;
+                log.write(&MetricsRecord {
+                    kind: "val".into(),
+                    step: gs,
+                    stage,
+                    stage_step: ss,
+                    lr: stats.lr,
+                    n_frames: t.n_frames,
+                    grad_norm: 0.0,
+                    count_prior_log_odds: stats.count_prior_log_odds,
+                    time_s: start.elapsed().as_secs_f64(),
+                    score: Some(v.score),
+                    loss: v.loss,
+                })?;
+                let verdict = trainer.progress.early.observe(ss, v.score);
+                if verdict.improved {
+                    trainer.save(&best_dir)?;
+                }
+                if verdict.stop {
+                    if stage + 1 >= t.n_stages {
+                        trainer.progress.finished = true;
+                    } else {
+                        trainer.next_stage(&best_dir)?;
+                    }
                 }
             }
+            if gs % t.checkpoint_every == 0 || gs == max_steps || trainer.progress.finished {
+                trainer.save(&ckpt_dir)?;
+            }
         }
-        if gs % t.checkpoint_every == 0 || gs == max_steps || trainer.progress.finished {
-            trainer.save(&ckpt_dir)?;
-        }
-    }
+        prefetch.finish()
+    })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }

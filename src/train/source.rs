@@ -64,8 +64,9 @@ impl ClipBatch {
     }
 }
 
-/// Anything that yields batches of training clips.
-pub trait ClipSource {
+/// Anything that yields batches of training clips. `Send`: training makes the next batch on a
+/// background thread while the current step runs.
+pub trait ClipSource: Send {
     /// Next batch; all randomness from `rng`.
     fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch>;
 }
