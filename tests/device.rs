@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use candle_core::{DType, Device, Tensor, Var};
 use silot::model::attention::DiscoveryAttention;
 use silot::model::{Silot, StepCtx};
+use silot::nn::backbone::Backbone;
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
 use silot::rng::SeededRng;
@@ -202,6 +203,40 @@ test_device!(
     fused_discovery_attention_matches_composed,
     fused_attention_cpu,
     fused_attention_cuda
+);
+
+/// The channels-last inference backbone on `dev` against the training (candle `conv2d`) path on
+/// the CPU in f64, on a Space Invaders-sized frame.
+fn inference_backbone_matches_training_path(dev: &Device) {
+    let cpu = Device::Cpu;
+    let x = SeededRng::new(5)
+        .uniform(&[2, 3, 195, 160], 0.0, 1.0, &cpu)
+        .unwrap();
+    let build = |d: &Device, dt: DType| {
+        let vm = candle_nn::VarMap::new();
+        let vb = silot::rng::seeded_var_builder(&vm, 6, dt, d);
+        Backbone::new(vb, 32).unwrap()
+    };
+    let want = values(
+        &build(&cpu, DType::F64)
+            .forward(&on(&x, &cpu, DType::F64))
+            .unwrap(),
+    );
+    for (dt, tol) in [(DType::F32, 1e-4), (DType::F64, 1e-9)] {
+        let got = build(dev, dt).forward_inference(&on(&x, dev, dt)).unwrap();
+        assert_eq!(got.dims(), &[2, 32, 17, 14]);
+        assert_close(
+            &format!("inference backbone {dt:?}"),
+            &values(&got),
+            &want,
+            tol,
+        );
+    }
+}
+test_device!(
+    inference_backbone_matches_training_path,
+    inference_backbone_cpu,
+    inference_backbone_cuda
 );
 
 fn train_ctx(seed: u64) -> StepCtx {

@@ -220,10 +220,15 @@ impl Silot {
         })
     }
 
-    /// Backbone features `(N, F, gh, gw)` of frames `(N, 3, H, W)`.
-    pub fn backbone(&self, frames: &Tensor) -> Result<Tensor> {
+    /// Backbone features `(N, F, gh, gw)` of frames `(N, 3, H, W)`. With `training` off the
+    /// channels-last inference path runs (same values, no gradients).
+    pub fn backbone(&self, frames: &Tensor, training: bool) -> Result<Tensor> {
         let _span = tracing::trace_span!("backbone").entered();
-        self.backbone.forward(frames)
+        if training {
+            self.backbone.forward(frames)
+        } else {
+            self.backbone.forward_inference(frames)
+        }
     }
 
     fn sampler<'a>(&self, ctx: &'a mut StepCtx) -> LatentSampler<'a> {
@@ -251,7 +256,7 @@ impl Silot {
         let (b, _, h, w) = frame.dims4()?;
         let v_bu = match backbone_features {
             Some(v) => v.clone(),
-            None => self.backbone(frame)?,
+            None => self.backbone(frame, ctx.training)?,
         };
         let (_, _, gh, gw) = v_bu.dims4()?;
         let prev = &state.objects;
@@ -425,7 +430,7 @@ impl Silot {
         let (b, t_all, c, h, w) = frames.dims5()?;
         let t_run = n_frames.unwrap_or(t_all).min(t_all);
         let frames = frames.narrow(1, 0, t_run)?;
-        let v_bu = self.backbone(&frames.reshape((b * t_run, c, h, w))?)?;
+        let v_bu = self.backbone(&frames.reshape((b * t_run, c, h, w))?, ctx.training)?;
         let (_, f, gh, gw) = v_bu.dims4()?;
         let v_bu = v_bu.reshape((b, t_run, f, gh, gw))?;
         let mut state = state;

@@ -6,6 +6,7 @@ use candle_core::{Module, Result, Tensor};
 use candle_nn::{Conv2d, VarBuilder};
 
 use super::conv::conv2d;
+use super::patches::conv2d_nhwc;
 
 /// Receptive field of the backbone (pixels, per spatial dim).
 pub const RECEPTIVE_FIELD: usize = 31;
@@ -27,6 +28,7 @@ pub fn grid_padding(len: usize) -> (usize, usize, usize) {
 #[derive(Debug, Clone)]
 pub struct Backbone {
     convs: Vec<Conv2d>,
+    strides: Vec<usize>,
     out_features: usize,
 }
 
@@ -49,6 +51,7 @@ impl Backbone {
             .collect::<Result<Vec<_>>>()?;
         Ok(Backbone {
             convs,
+            strides: spec.iter().map(|&(_, _, _, s)| s).collect(),
             out_features,
         })
     }
@@ -60,6 +63,36 @@ impl Backbone {
 
     /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/12), ceil(W/12))`.
     pub fn forward(&self, images: &Tensor) -> Result<Tensor> {
+        let mut x = self.padded(images)?;
+        let n = self.convs.len();
+        for (i, conv) in self.convs.iter().enumerate() {
+            let _span = layer_span(i);
+            x = conv.forward(&x)?;
+            if i + 1 < n {
+                x = x.relu()?;
+            }
+        }
+        Ok(x)
+    }
+
+    /// [`Self::forward`] for inference, without gradients: the same layers computed channels-last
+    /// (patches + one matmul per layer, [`crate::nn::patches`]), which avoids candle's
+    /// channels-first im2col and the per-layer transposes.
+    pub fn forward_inference(&self, images: &Tensor) -> Result<Tensor> {
+        let mut x = self.padded(images)?.permute((0, 2, 3, 1))?.contiguous()?; // (N, H, W, 3)
+        let n = self.convs.len();
+        for (i, (conv, &s)) in self.convs.iter().zip(&self.strides).enumerate() {
+            let _span = layer_span(i);
+            x = conv2d_nhwc(&x, conv.weight(), conv.bias(), s)?;
+            if i + 1 < n {
+                x = x.relu()?;
+            }
+        }
+        x.permute((0, 3, 1, 2))?.contiguous() // (N, F, gh, gw)
+    }
+
+    /// Checked input, zero-padded so the grid of 12-pixel cells covers it exactly.
+    fn padded(&self, images: &Tensor) -> Result<Tensor> {
         let (_, c, h, w) = images.dims4()?;
         if c != 3 || h == 0 || w == 0 {
             candle_core::bail!(
@@ -69,26 +102,21 @@ impl Backbone {
         }
         let (ph0, ph1, _) = grid_padding(h);
         let (pw0, pw1, _) = grid_padding(w);
-        let mut x = images
+        images
             .pad_with_zeros(2, ph0, ph1)?
-            .pad_with_zeros(3, pw0, pw1)?;
-        let n = self.convs.len();
-        for (i, conv) in self.convs.iter().enumerate() {
-            // Span names are static: one per 4×4 conv, one for the 1×1 convs together.
-            let _span = match i {
-                0 => tracing::trace_span!("backbone_conv0"),
-                1 => tracing::trace_span!("backbone_conv1"),
-                2 => tracing::trace_span!("backbone_conv2"),
-                _ => tracing::trace_span!("backbone_1x1"),
-            }
-            .entered();
-            x = conv.forward(&x)?;
-            if i + 1 < n {
-                x = x.relu()?;
-            }
-        }
-        Ok(x)
+            .pad_with_zeros(3, pw0, pw1)
     }
+}
+
+/// Profiling span of layer `i` (names are static: one per 4×4 conv, one for the 1×1 convs).
+fn layer_span(i: usize) -> tracing::span::EnteredSpan {
+    match i {
+        0 => tracing::trace_span!("backbone_conv0"),
+        1 => tracing::trace_span!("backbone_conv1"),
+        2 => tracing::trace_span!("backbone_conv2"),
+        _ => tracing::trace_span!("backbone_1x1"),
+    }
+    .entered()
 }
 
 #[cfg(test)]
@@ -120,6 +148,30 @@ mod tests {
             let o3 = (o2 - 4) / 2 + 1;
             assert_eq!(o3, n, "L = {l}");
         }
+    }
+
+    #[test]
+    fn inference_path_equals_training_path() {
+        let vm = VarMap::new();
+        let vb = crate::rng::seeded_var_builder(&vm, 7, DType::F64, &Device::Cpu);
+        let bb = Backbone::new(vb, 16).unwrap();
+        let x = crate::rng::SeededRng::new(8)
+            .uniform(&[2, 3, 30, 41], 0.0, 1.0, &Device::Cpu)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap();
+        let a = bb.forward(&x).unwrap();
+        let b = bb.forward_inference(&x).unwrap();
+        assert_eq!(a.dims(), b.dims());
+        let err: f64 = (a - b)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .max_all()
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert!(err < 1e-10, "{err}");
     }
 
     #[test]

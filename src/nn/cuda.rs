@@ -307,3 +307,35 @@ pub(crate) fn rel_attn_fwd<T: KernelFloat>(
     unsafe { lb.launch(cfg) }.w()?;
     Ok(out)
 }
+
+/// Channels-last patches `(B, OH, OW, kh·kw·C)` of `x (B, H, W, C)` (`nn::patches`).
+pub(crate) fn patches_fwd<T: KernelFloat>(
+    x: (&CudaStorage, &Layout),
+    d: &super::patches::PatchDims,
+) -> Result<CudaSlice<T>> {
+    let dev = x.0.device();
+    let xv = view::<T>(x.0, x.1)?;
+    let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
+    let positions = d.b * oh * ow;
+    // SAFETY: every output element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>((positions * k).max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("patches_fwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let args = [d.h, d.w, d.c, oh, ow, d.kh, d.kw, d.stride]
+        .iter()
+        .map(|&v| int(v, "patch dimension"))
+        .collect::<Result<Vec<i32>>>()?;
+    let mut lb = func.builder();
+    lb.arg(&xv).arg(&out);
+    for a in &args {
+        lb.arg(a);
+    }
+    let threads = k.next_multiple_of(32).clamp(32, 256) as u32;
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(positions, 1)?, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `patches_fwd_*`; one block per output position.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}

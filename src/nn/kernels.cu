@@ -501,3 +501,32 @@ __device__ void rel_attn_fwd(const T *proj, const T *geo, const T *params, T *ou
     }
 REL_ATTN(f32, float)
 REL_ATTN(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Channels-last patches (src/nn/patches.rs): x (B,H,W,C) -> out (B,OH,OW,KH*KW*C), ordered
+// (dy, dx, c). One block per output position; each kernel row is a contiguous run of KW*C values.
+
+template <typename T>
+__device__ void patches_fwd(const T *x, T *out, int H, int W, int C, int OH, int OW, int KH,
+                            int KW, int S) {
+    const size_t pos = blockIdx.x;
+    const int ox = (int)(pos % OW);
+    const size_t r = pos / OW;
+    const int oy = (int)(r % OH);
+    const size_t b = r / OH;
+    const int row = KW * C, K = KH * row;
+    T *o = out + pos * K;
+    const T *base = x + ((b * H + (size_t)oy * S) * W + (size_t)ox * S) * C;
+    for (int j = threadIdx.x; j < K; j += blockDim.x) {
+        const int dy = j / row;
+        o[j] = base[(size_t)dy * W * C + (j - dy * row)];
+    }
+}
+
+#define PATCHES(NAME, T)                                                                         \
+    extern "C" __global__ void patches_fwd_##NAME(const T *x, T *out, int H, int W, int C,       \
+                                                  int OH, int OW, int KH, int KW, int S) {       \
+        patches_fwd<T>(x, out, H, W, C, OH, OW, KH, KW, S);                                      \
+    }
+PATCHES(f32, float)
+PATCHES(f64, double)

@@ -13,6 +13,7 @@ pub mod dist;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
+pub mod patches;
 pub mod relation_attention;
 pub mod render;
 pub mod sampler;
