@@ -28,7 +28,15 @@ pub struct TrainArgs {
     /// Device.
     #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
     pub device: DeviceArg,
+    /// Atari on the fly: roll every clip out from a fresh reset and random warm-up (the first
+    /// releases' behaviour; ~15x more emulator steps per clip) instead of cutting clips from
+    /// running episodes.
+    #[arg(long)]
+    pub fresh_clips: bool,
 }
+
+/// Atari clips cut from running episodes start up to this many random steps apart.
+const CLIP_GAP: usize = 16;
 
 /// Run training.
 pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
@@ -38,16 +46,19 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     let mut source: Box<dyn ClipSource> = match &a.data {
         Some(dir) => Box::new(DatasetSource::open(dir)?),
         None => {
-            // One env per rollout thread (clips are independent; the batch is the same for
-            // any number of envs).
+            // One env per rollout thread.
             let workers = std::thread::available_parallelism()
                 .map_or(1, |n| n.get())
                 .clamp(1, cfg.train.batch_size.max(1));
             let envs = (0..workers)
                 .map(|_| registry::make_from_spec(&exp.env))
                 .collect::<crate::Result<Vec<_>>>()?;
-            let warmup = if exp.env.is_atari() { 300 } else { 0 };
-            Box::new(RolloutSource::parallel(envs, warmup)?)
+            if exp.env.is_atari() && !a.fresh_clips {
+                Box::new(RolloutSource::continuing(envs, 300, CLIP_GAP)?)
+            } else {
+                let warmup = if exp.env.is_atari() { 300 } else { 0 };
+                Box::new(RolloutSource::parallel(envs, warmup)?)
+            }
         }
     };
     let opts = TrainOptions {

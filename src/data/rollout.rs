@@ -89,3 +89,94 @@ pub fn collect_clip(env: &mut dyn Env, seed: u64, opts: &RolloutOptions) -> Resu
         opts.max_attempts
     )))
 }
+
+/// Clips cut one after another from continuing episodes of one env, as the paper's Atari clips
+/// were cut from long recorded episodes (silot-reference §6): the first clip of an episode
+/// follows a reset and a random warm-up of `0..=max_warmup_steps` steps, every later clip starts
+/// `0..=max_gap` random steps after the previous one ended, and an episode that ends is replaced
+/// by a fresh one. A clip then costs `T + max_gap/2` steps on average instead of a reset and
+/// `T + max_warmup_steps/2` steps. The clip sequence depends on the seeds given and on the
+/// stream's state (the previous clips); the same seeds in the same order give the same clips.
+#[derive(Debug, Clone)]
+pub struct EpisodeStream {
+    opts: RolloutOptions,
+    max_gap: usize,
+    /// Last observation of the running episode (`None` before the first reset or after an end).
+    last: Option<ndarray::Array3<u8>>,
+}
+
+impl EpisodeStream {
+    /// A stream that has not started an episode yet.
+    pub fn new(opts: RolloutOptions, max_gap: usize) -> Self {
+        Self {
+            opts,
+            max_gap,
+            last: None,
+        }
+    }
+
+    /// Take `n` random steps; `false` if the episode ended (the stream then needs a reset).
+    fn advance(&mut self, env: &mut dyn Env, n: usize, rng: &mut ChaCha8Rng) -> Result<bool> {
+        let Some(last) = self.last.as_mut() else {
+            return Ok(false);
+        };
+        for _ in 0..n {
+            let a = env.action_space().sample_action(rng);
+            let tr = env.step_into(a, last.view_mut())?;
+            if tr.terminated || tr.truncated {
+                self.last = None;
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The next `(T, H, W, C)` clip; all randomness comes from `seed` (given the stream's state).
+    pub fn next_clip(&mut self, env: &mut dyn Env, seed: u64) -> Result<Array4<u8>> {
+        let t_len = self.opts.frames_per_clip;
+        if t_len == 0 {
+            return Err(Error::Invalid("frames per clip must be at least 1".into()));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x57e4_c11b);
+        let [h, w, c] = env.observation_space().shape().unwrap_or([0, 0, 0]);
+        let mut frames = Array4::<u8>::zeros((t_len, h, w, c));
+        for attempt in 0..self.opts.max_attempts.max(1) {
+            let started = if self.last.is_none() {
+                let mut obs = ndarray::Array3::<u8>::zeros((h, w, c));
+                let reset_seed = seed.wrapping_add((attempt as u64) << 40);
+                env.reset_into(Some(reset_seed), &ResetOptions::default(), obs.view_mut())?;
+                self.last = Some(obs);
+                let warmup = rng.gen_range(0..=self.opts.max_warmup_steps);
+                self.advance(env, warmup, &mut rng)?
+            } else {
+                let gap = rng.gen_range(0..=self.max_gap);
+                self.advance(env, gap, &mut rng)?
+            };
+            let Some(last) = self.last.as_ref().filter(|_| started) else {
+                continue;
+            };
+            frames.index_axis_mut(ndarray::Axis(0), 0).assign(last);
+            let mut ok = true;
+            for t in 1..t_len {
+                let a = env.action_space().sample_action(&mut rng);
+                let tr = env.step_into(a, frames.index_axis_mut(ndarray::Axis(0), t))?;
+                if tr.terminated || tr.truncated {
+                    ok = t + 1 == t_len; // a complete clip may end the episode
+                    self.last = None;
+                    break;
+                }
+            }
+            if ok {
+                if let Some(last) = self.last.as_mut() {
+                    last.assign(&frames.index_axis(ndarray::Axis(0), t_len - 1));
+                }
+                return Ok(frames);
+            }
+        }
+        Err(Error::Invalid(format!(
+            "env `{}`: episodes kept ending before a {t_len}-frame clip was complete ({} attempts)",
+            env.id(),
+            self.opts.max_attempts
+        )))
+    }
+}

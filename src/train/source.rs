@@ -239,9 +239,18 @@ impl ClipSource for DatasetSource {
 /// thread per env. Every clip depends only on its own seed (the env is reset with it), and the
 /// seeds and crop windows are drawn from the caller's generator in the serial order, so a batch is
 /// identical whatever the number of envs.
+///
+/// [`RolloutSource::continuing`] instead cuts each env's clips one after another from its running
+/// episodes ([`crate::data::EpisodeStream`]): an order of magnitude fewer emulator steps per clip,
+/// the clips of a batch still come from different envs, and batches depend on the seed and on
+/// the number of envs (and, after a resume, on the fresh episodes the envs start).
 pub struct RolloutSource {
     envs: Vec<Box<dyn Env>>,
     max_warmup_steps: usize,
+    /// Continuing mode: the largest gap between clips (`None`: every clip from a fresh reset).
+    max_gap: Option<usize>,
+    /// Per env, its episode stream (continuing mode; built on the first batch).
+    streams: Vec<crate::data::EpisodeStream>,
 }
 
 impl RolloutSource {
@@ -250,6 +259,8 @@ impl RolloutSource {
         Self {
             envs: vec![env],
             max_warmup_steps,
+            max_gap: None,
+            streams: Vec::new(),
         }
     }
 
@@ -263,7 +274,21 @@ impl RolloutSource {
         Ok(Self {
             envs,
             max_warmup_steps,
+            max_gap: None,
+            streams: Vec::new(),
         })
+    }
+
+    /// Like [`RolloutSource::parallel`], but each env's clips are cut from its running episodes,
+    /// `0..=max_gap` random steps apart (the warm-up applies to each new episode only).
+    pub fn continuing(
+        envs: Vec<Box<dyn Env>>,
+        max_warmup_steps: usize,
+        max_gap: usize,
+    ) -> Result<Self> {
+        let mut s = Self::parallel(envs, max_warmup_steps)?;
+        s.max_gap = Some(max_gap);
+        Ok(s)
     }
 
     /// Clips for `seeds`, in order, spread over the envs (env `w` takes clips `w, w + n, …`).
@@ -273,11 +298,32 @@ impl RolloutSource {
         opts: &crate::data::RolloutOptions,
     ) -> Result<Vec<ndarray::Array4<u8>>> {
         let n = self.envs.len();
+        if let Some(gap) = self.max_gap {
+            if self.streams.len() != n {
+                self.streams = vec![crate::data::EpisodeStream::new(*opts, gap); n];
+            }
+        }
+        let continuing = self.max_gap.is_some();
+        let one_clip = |env: &mut dyn Env,
+                        stream: Option<&mut crate::data::EpisodeStream>,
+                        seed: u64|
+         -> Result<ndarray::Array4<u8>> {
+            match stream {
+                Some(st) => st.next_clip(env, seed),
+                None => Ok(crate::data::collect_clip(env, seed, opts)?.frames),
+            }
+        };
+        let mut streams: Vec<Option<&mut crate::data::EpisodeStream>> = if continuing {
+            self.streams.iter_mut().map(Some).collect()
+        } else {
+            (0..n).map(|_| None).collect()
+        };
         if n == 1 {
             let env = self.envs[0].as_mut();
+            let mut stream = streams.pop().flatten();
             return seeds
                 .iter()
-                .map(|&sd| Ok(crate::data::collect_clip(env, sd, opts)?.frames))
+                .map(|&sd| one_clip(env, stream.as_deref_mut(), sd))
                 .collect();
         }
         let mut out: Vec<Option<ndarray::Array4<u8>>> = vec![None; seeds.len()];
@@ -285,15 +331,16 @@ impl RolloutSource {
             let handles: Vec<_> = self
                 .envs
                 .iter_mut()
+                .zip(streams)
                 .enumerate()
-                .map(|(w, env)| {
+                .map(|(w, (env, mut stream))| {
                     sc.spawn(move || -> Result<Vec<(usize, ndarray::Array4<u8>)>> {
                         (w..seeds.len())
                             .step_by(n)
                             .map(|bi| {
                                 let clip =
-                                    crate::data::collect_clip(env.as_mut(), seeds[bi], opts)?;
-                                Ok((bi, clip.frames))
+                                    one_clip(env.as_mut(), stream.as_deref_mut(), seeds[bi])?;
+                                Ok((bi, clip))
                             })
                             .collect()
                     })
@@ -354,6 +401,9 @@ mod tests {
     use crate::env::{Info, Space, Transition};
     use ndarray::ArrayViewMut3;
 
+    /// Episodes of the counter env end after this many steps.
+    const EPISODE_LEN: u8 = 20;
+
     /// A 10x12 env whose frame encodes (episode seed, time, pixel position) in its bytes.
     struct Counter {
         obs: Space,
@@ -398,7 +448,10 @@ mod tests {
         fn step_into(&mut self, _a: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
             self.t += 1;
             self.fill(obs);
-            Ok(Transition::default())
+            Ok(Transition {
+                terminated: self.t >= EPISODE_LEN,
+                ..Transition::default()
+            })
         }
         fn render(&self) -> Option<crate::env::Frame> {
             None
@@ -475,5 +528,58 @@ mod tests {
         // Distinct clips (seeds) within the batch.
         assert!((1..7).any(|i| a.frames[[i, 0, 0, 0, 0]] != a.frames[[0, 0, 0, 0, 0]]));
         assert!(RolloutSource::parallel(Vec::new(), 0).is_err());
+    }
+
+    #[test]
+    fn continuing_clips_follow_each_other_within_episodes() {
+        let spec = ClipSpec {
+            batch: 2,
+            n_frames: 3,
+            crop: None,
+        };
+        let max_gap = 3;
+        let make = || RolloutSource::continuing((0..2).map(|_| counter()).collect(), 0, max_gap);
+        let (mut a, mut b) = (make().unwrap(), make().unwrap());
+        let (mut rng_a, mut rng_b) = (SeededRng::new(4), SeededRng::new(4));
+        // Per batch slot (= env): (episode seed, time of the last frame of its previous clip).
+        let mut prev: Vec<Option<(u8, u8)>> = vec![None; 2];
+        let (mut follows, mut new_episodes) = (0, 0);
+        for _ in 0..40 {
+            let x = a.next_batch(&spec, &mut rng_a).unwrap();
+            assert_eq!(
+                x,
+                b.next_batch(&spec, &mut rng_b).unwrap(),
+                "same seeds, same clips"
+            );
+            for (i, p) in prev.iter_mut().enumerate() {
+                let (ep, t0) = (x.frames[[i, 0, 0, 0, 0]], x.frames[[i, 0, 0, 0, 1]]);
+                for t in 0..3 {
+                    assert_eq!(x.frames[[i, t, 0, 0, 0]], ep, "one episode per clip");
+                    assert_eq!(
+                        x.frames[[i, t, 0, 0, 1]],
+                        t0 + t as u8,
+                        "consecutive frames"
+                    );
+                }
+                match *p {
+                    // Warm-up 0: a new episode starts at t = 0, before any previous clip's end.
+                    Some((pep, pt)) if pep == ep && t0 >= pt => {
+                        assert!(t0 - pt <= max_gap as u8, "gap {} > {max_gap}", t0 - pt);
+                        follows += 1;
+                    }
+                    Some(_) => {
+                        assert_eq!(t0, 0, "a new episode starts from its reset frame");
+                        new_episodes += 1;
+                    }
+                    None => {}
+                }
+                *p = Some((ep, t0 + 2));
+            }
+        }
+        assert!(follows > 40, "most clips continue the episode ({follows})");
+        assert!(
+            new_episodes >= 4,
+            "20-step episodes end and are replaced ({new_episodes})"
+        );
     }
 }
