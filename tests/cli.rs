@@ -356,3 +356,19 @@ fn train_smoke_writes_metrics_and_resumes() {
         assert!(!ok && stderr.contains("built without CUDA"), "{stderr}");
     }
 }
+
+#[test]
+fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
+    if !cfg!(feature = "atari") {
+        return;
+    }
+    let (ok, _, stderr) = silot(&["eval", "--env", "space_invaders", "--clips", "1"]);
+    assert!(
+        !ok,
+        "the synthetic-env baseline must not be scored on Atari"
+    );
+    assert!(
+        stderr.contains("synthetic envs") && stderr.contains("--tracker silot"),
+        "{stderr}"
+    );
+}

@@ -87,6 +87,12 @@ pub fn make_tracker(
 pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    anyhow::ensure!(
+        !(cfg.env.is_atari() && a.tracker.tracker == TrackerKind::Conncomp),
+        "the ConnComp baseline tracker (silot-reference §9) is defined for the synthetic envs; on \
+         Atari the ground truth itself is ConnComp labelling (§6), so only a model is scored \
+         there: use --tracker silot --checkpoint RUNDIR"
+    );
     let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?;
     let clips = eval_clips(&cfg, a.clips, a.seed)?;
     let mut pred = Vec::with_capacity(clips.len());
