@@ -372,3 +372,24 @@ fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
         "{stderr}"
     );
 }
+
+#[test]
+fn tf32_without_cuda_device_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path().join("run");
+    let (ok, _, stderr) = silot(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        r.to_str().unwrap(),
+        "--steps",
+        "1",
+        "--tf32",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--tf32 applies to --device cuda"),
+        "{stderr}"
+    );
+}

@@ -34,6 +34,9 @@ pub struct TrackerArgs {
     /// Device for model trackers.
     #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
     pub device: DeviceArg,
+    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
+    #[arg(long)]
+    pub tf32: bool,
 }
 
 /// Arguments of `silot eval`.
@@ -77,7 +80,7 @@ pub fn make_tracker(
                     "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
                 )
             })?;
-            let device = super::device::open(t.device)?;
+            let device = super::device::open_tf32(t.device, t.tf32)?;
             Box::new(SilotTracker::load(dir, &device, seed)?)
         }
     })

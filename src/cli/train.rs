@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::device::{open, DeviceArg};
+use super::device::{open_tf32, DeviceArg};
 use crate::env::registry;
 use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
 use crate::train::{run, TrainOptions};
@@ -33,6 +33,9 @@ pub struct TrainArgs {
     /// running episodes.
     #[arg(long)]
     pub fresh_clips: bool,
+    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
+    #[arg(long)]
+    pub tf32: bool,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -42,7 +45,7 @@ const CLIP_GAP: usize = 16;
 pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     let exp = registry::load_experiment(&a.config)?;
     let cfg = exp.run_config(&a.config)?;
-    let device = open(a.device)?;
+    let device = open_tf32(a.device, a.tf32)?;
     let mut source: Box<dyn ClipSource> = match &a.data {
         Some(dir) => Box::new(DatasetSource::open(dir)?),
         None => {
