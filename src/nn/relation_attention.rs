@@ -34,6 +34,23 @@ pub const MAX_OBJECTS: usize = 1024;
 /// One dense layer of the relation MLP after the first: weight `(out, in)`, bias `(out)`.
 pub type DenseLayer<'a> = (&'a Tensor, &'a Tensor);
 
+/// Per-thread scratch of the CPU kernel: the output accumulator and two layer activations.
+struct QueryBuffers {
+    acc: Vec<f64>,
+    cur: Vec<f64>,
+    next: Vec<f64>,
+}
+
+impl QueryBuffers {
+    fn new(out_dim: usize, max_width: usize) -> Self {
+        Self {
+            acc: vec![0.0; out_dim],
+            cur: vec![0.0; max_width],
+            next: vec![0.0; max_width],
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct RelationAttentionOp {
     k: usize,
@@ -64,6 +81,7 @@ impl RelationAttentionOp {
         params: &[T],
         bq: usize,
         out: &mut [T],
+        bufs: &mut QueryBuffers,
     ) {
         let (k_n, q_n) = (self.k, self.q);
         let (b, q) = (bq / q_n, bq % q_n);
@@ -73,9 +91,9 @@ impl RelationAttentionOp {
         let norm = 1.0 / (2.0 * std::f64::consts::PI * self.std * self.std);
         let w0 = self.widths[0];
         let nl = self.n_layers();
-        let mut acc = vec![0f64; self.out_dim()];
-        let mut cur = vec![0f64; MAX_WIDTH.max(*self.widths.iter().max().unwrap_or(&0))];
-        let mut next = cur.clone();
+        let acc = &mut bufs.acc;
+        let (mut cur, mut next) = (&mut bufs.cur, &mut bufs.next);
+        acc.fill(0.0);
         for k in 0..k_n {
             let dy = g[k * 2].to_f64() - cy;
             let dx = g[k * 2 + 1].to_f64() - cx;
@@ -105,12 +123,12 @@ impl RelationAttentionOp {
                 off += wo * win + wo;
                 std::mem::swap(&mut cur, &mut next);
             }
-            for (a, v) in acc.iter_mut().zip(&cur) {
+            for (a, v) in acc.iter_mut().zip(cur.iter()) {
                 *a += gk * v;
             }
         }
-        for (o, a) in out.iter_mut().zip(acc) {
-            *o = T::from_f64(a);
+        for (o, a) in out.iter_mut().zip(acc.iter()) {
+            *o = T::from_f64(*a);
         }
     }
 
@@ -124,9 +142,10 @@ impl RelationAttentionOp {
         let b = s[0].1.dims()[0];
         let od = self.out_dim();
         let mut out = vec![T::zero(); b * self.q * od];
-        out.par_chunks_mut(od)
-            .enumerate()
-            .for_each(|(bq, o)| self.query_cpu(proj, geo, params, bq, o));
+        out.par_chunks_mut(od).enumerate().for_each_init(
+            || QueryBuffers::new(od, *self.widths.iter().max().unwrap_or(&0)),
+            |bufs, (bq, o)| self.query_cpu(proj, geo, params, bq, o, bufs),
+        );
         Ok((out, b))
     }
 }
