@@ -52,29 +52,41 @@ fn image_shape<E: Env>(env: &E, wrapper: &str) -> Result<[usize; 3]> {
     })
 }
 
-impl<E: Env> Env for Crop<E> {
-    delegate_env!(id, action_space, render);
-    fn observation_space(&self) -> &Space {
-        &self.space
-    }
-    fn reset_into(
-        &mut self,
-        seed: Option<u64>,
-        options: &ResetOptions,
-        obs: ArrayViewMut3<'_, u8>,
-    ) -> Result<Info> {
-        check_obs_shape(self.env.id(), &self.space, &obs)?;
-        let info = self.env.reset_into(seed, options, self.full.view_mut())?;
-        self.write(obs);
-        Ok(info)
-    }
-    fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
-        check_obs_shape(self.env.id(), &self.space, &obs)?;
-        let t = self.env.step_into(action, self.full.view_mut())?;
-        self.write(obs);
-        Ok(t)
-    }
+/// `Env` for a wrapper that rewrites each inner observation: the inner env writes into the
+/// wrapper's `full` buffer and `write(obs)` turns it into the wrapper's observation.
+macro_rules! transformed_observation_env {
+    ($wrapper:ident) => {
+        impl<E: Env> Env for $wrapper<E> {
+            delegate_env!(id, action_space, render);
+            fn observation_space(&self) -> &Space {
+                &self.space
+            }
+            fn reset_into(
+                &mut self,
+                seed: Option<u64>,
+                options: &ResetOptions,
+                obs: ArrayViewMut3<'_, u8>,
+            ) -> Result<Info> {
+                check_obs_shape(self.env.id(), &self.space, &obs)?;
+                let info = self.env.reset_into(seed, options, self.full.view_mut())?;
+                self.write(obs);
+                Ok(info)
+            }
+            fn step_into(
+                &mut self,
+                action: usize,
+                obs: ArrayViewMut3<'_, u8>,
+            ) -> Result<Transition> {
+                check_obs_shape(self.env.id(), &self.space, &obs)?;
+                let t = self.env.step_into(action, self.full.view_mut())?;
+                self.write(obs);
+                Ok(t)
+            }
+        }
+    };
 }
+
+transformed_observation_env!(Crop);
 
 /// Interpolation of [`ResizeGrayscale`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,29 +233,7 @@ fn luma(r: u8, g: u8, b: u8) -> u8 {
     ((4899 * r as u32 + 9617 * g as u32 + 1868 * b as u32 + (1 << 13)) >> 14) as u8
 }
 
-impl<E: Env> Env for ResizeGrayscale<E> {
-    delegate_env!(id, action_space, render);
-    fn observation_space(&self) -> &Space {
-        &self.space
-    }
-    fn reset_into(
-        &mut self,
-        seed: Option<u64>,
-        options: &ResetOptions,
-        obs: ArrayViewMut3<'_, u8>,
-    ) -> Result<Info> {
-        check_obs_shape(self.env.id(), &self.space, &obs)?;
-        let info = self.env.reset_into(seed, options, self.full.view_mut())?;
-        self.write(obs);
-        Ok(info)
-    }
-    fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
-        check_obs_shape(self.env.id(), &self.space, &obs)?;
-        let t = self.env.step_into(action, self.full.view_mut())?;
-        self.write(obs);
-        Ok(t)
-    }
-}
+transformed_observation_env!(ResizeGrayscale);
 
 #[cfg(test)]
 mod tests {
