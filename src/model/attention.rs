@@ -153,7 +153,7 @@ impl DiscoveryAttention {
         if !biased || !relation_attention::fits(&widths, k) || !crate::nn::fused_attention() {
             return self.forward(feats, pos, cells);
         }
-        let proj = mlp_nd_linear(&self.rel.first, feats, f)?; // (B, K, h0) incl. bias
+        let proj = feature_projection(&self.rel.first, feats, f)?; // (B, K, h0) incl. bias
         let w_d = w.narrow(1, f, 2)?; // (h0, 2)
         let layers: Vec<relation_attention::DenseLayer> = rest
             .iter()
@@ -164,7 +164,7 @@ impl DiscoveryAttention {
 }
 
 /// The feature part of a split first layer on `(B, K, F)` features: `x·W[:, :F]ᵀ + b`.
-fn mlp_nd_linear(first: &Linear, feats: &Tensor, f: usize) -> Result<Tensor> {
+fn feature_projection(first: &Linear, feats: &Tensor, f: usize) -> Result<Tensor> {
     let (b, k, _) = feats.dims3()?;
     let wf = first.weight().narrow(1, 0, f)?.t()?.contiguous()?; // (F, h0)
     let y = feats.reshape((b * k, f))?.matmul(&wf)?;
