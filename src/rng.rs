@@ -1,6 +1,8 @@
-//! Seeded randomness for the model: every random tensor (initial weights, latent noise,
-//! discovery dropout, gradient noise) is drawn on the host from ChaCha8 and copied to the
-//! device, because candle's own RNG cannot be seeded on CPU. Same seed → bit-identical results.
+//! Seeded randomness for the model (candle's own RNG cannot be seeded on CPU). Initial weights
+//! and discovery dropout are drawn on the host from ChaCha8 and copied to the device; the latent
+//! and gradient noise (millions of values per step) come from counter-based streams
+//! ([`counter_normal`], [`counter_uniform`], [`counter_truncated_normal`]) whose keys are ChaCha8
+//! draws, so the GPU makes them in place. Same seed → the same results (bit-identical on CPU).
 
 use std::sync::{Arc, Mutex};
 
@@ -129,6 +131,55 @@ impl SeededRng {
 pub fn glorot_uniform(fan_in: usize, fan_out: usize) -> Init {
     let l = (6.0 / (fan_in + fan_out).max(1) as f64).sqrt();
     Init::Uniform { lo: -l, up: l }
+}
+
+/// SplitMix64's finaliser: a bijective mix of 64 bits (`kernels.cu` has the same function).
+pub const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The 64 random bits of element `index`, attempt `attempt`, of counter stream `key`.
+#[inline]
+fn counter_bits(key: u64, index: u64, attempt: u64) -> u64 {
+    let base = mix64(key ^ mix64(index.wrapping_mul(GOLDEN)));
+    mix64(base.wrapping_add(attempt.wrapping_mul(GOLDEN)))
+}
+
+/// One Box–Muller normal from 48 of the bits: `sqrt(−2 ln u1)·cos(2π u2)`, `u1 ∈ (0, 1]`.
+#[inline]
+fn box_muller(bits: u64) -> f64 {
+    let u1 = ((bits >> 40) as f64 + 1.0) * (1.0 / 16_777_216.0);
+    let u2 = (bits & 0xff_ffff) as f64 * (1.0 / 16_777_216.0);
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Element `index` of the counter-based N(0, 1) stream `key` (Box–Muller on [`mix64`] hashes):
+/// a pure function of its arguments, so a GPU kernel draws the same values in parallel, with no
+/// host RNG and no copy (`kernels.cu` has the same functions; `log`/`cos` may differ there in
+/// the last bit).
+pub fn counter_normal(key: u64, index: u64) -> f64 {
+    box_muller(counter_bits(key, index, 0))
+}
+
+/// Element `index` of the counter-based U[0, 1) stream `key` (24 random bits).
+pub fn counter_uniform(key: u64, index: u64) -> f64 {
+    (counter_bits(key, index, 0) >> 40) as f64 * (1.0 / 16_777_216.0)
+}
+
+/// Element `index` of the counter-based TruncatedNormal(0, 1) stream `key` (TF's truncation:
+/// redrawn while `|x| > 2`, each attempt with fresh bits).
+pub fn counter_truncated_normal(key: u64, index: u64) -> f64 {
+    for attempt in 0..32u64 {
+        let z = box_muller(counter_bits(key, index, attempt));
+        if z.abs() <= 2.0 {
+            return z;
+        }
+    }
+    0.0 // 32 rejections in a row: probability 0.0455^32, never in practice
 }
 
 /// FNV-1a hash of a variable name, to derive its own random stream.
@@ -350,5 +401,24 @@ mod tests {
         assert_eq!(a.to_vec2::<f32>().unwrap(), b.to_vec2::<f32>().unwrap());
         assert!(vb.get_with_hints((3, 2), "x", Init::Const(0.5)).is_err());
         assert_eq!(vm.all_vars().len(), 1);
+    }
+
+    #[test]
+    fn counter_truncated_normal_is_a_pure_truncated_standard_normal() {
+        let n = 200_000u64;
+        let xs: Vec<f64> = (0..n).map(|i| counter_truncated_normal(42, i)).collect();
+        assert_eq!(counter_truncated_normal(42, 7), xs[7]);
+        assert_ne!(counter_truncated_normal(43, 7), xs[7]);
+        assert!(xs.iter().all(|x| x.abs() <= 2.0));
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        // N(0, 1) truncated to [-2, 2]: mean 0, variance 1 − 4φ(2)/(2Φ(2) − 1) = 0.7737.
+        assert!(mean.abs() < 0.01, "mean {mean}");
+        assert!((var - 0.7737).abs() < 0.01, "variance {var}");
+        // Neighbouring indices are uncorrelated.
+        let c = xs.windows(2).map(|w| w[0] * w[1]).sum::<f64>() / (n - 1) as f64;
+        assert!(c.abs() < 0.01, "lag-1 correlation {c}");
+        assert_eq!(mix64(0), 0);
+        assert_ne!(mix64(1), 1);
     }
 }

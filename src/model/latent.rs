@@ -4,6 +4,7 @@
 use candle_core::{Result, Tensor};
 
 use crate::nn::dist::std_from_logit;
+use crate::nn::noise::{noise_like, Noise};
 use crate::rng::SeededRng;
 
 /// A Normal latent: the distribution and the sample taken from it.
@@ -30,7 +31,7 @@ pub struct PresLatent {
 
 /// The noise source and switches of one forward pass.
 pub struct LatentSampler<'a> {
-    /// All noise comes from here (host-side seeded RNG).
+    /// The keys of all noise tensors come from here (one draw per tensor).
     pub rng: &'a mut SeededRng,
     /// Sample latents (training, or evaluation with `eval_noisy`); otherwise use the means.
     pub noisy: bool,
@@ -57,12 +58,10 @@ impl LatentSampler<'_> {
         }
     }
 
-    /// Standard-normal noise shaped like `like` (drawn even when not noisy would be wasteful, so
-    /// only drawn when noisy).
+    /// Standard-normal noise shaped like `like` (only drawn when noisy), made on `like`'s device
+    /// from a counter-based stream keyed by one draw of the step's RNG ([`crate::nn::noise`]).
     fn eps(&mut self, like: &Tensor) -> Result<Tensor> {
-        self.rng
-            .normal(like.dims(), like.device())?
-            .to_dtype(like.dtype())
+        noise_like(like, Noise::Normal, self.rng.next_u64())
     }
 
     /// `N(mean, std(ℓ))` with `std(ℓ) = 2σ(clip10(ℓ))`. When not noisy the sample is the mean
@@ -89,10 +88,7 @@ impl LatentSampler<'_> {
             .affine(1.0 / self.obj_temp, 0.0)?
             .clamp(-10f64, 10f64)?;
         let pre_sigmoid = if self.noisy {
-            let u = self
-                .rng
-                .uniform(logit.dims(), 0.0, 1.0, logit.device())?
-                .to_dtype(logit.dtype())?;
+            let u = noise_like(logit, Noise::Uniform, self.rng.next_u64())?;
             let noise = (u.affine(1.0, 1e-9)?.log()? - u.affine(-1.0, 1.0 + 1e-9)?.log()?)?;
             (&log_odds + noise)?.affine(1.0 / self.concrete_temp, 0.0)?
         } else {

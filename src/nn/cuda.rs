@@ -339,3 +339,84 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     unsafe { lb.launch(cfg) }.w()?;
     Ok(out)
 }
+
+const ADAM_THREADS: u32 = 256;
+
+fn adam_cfg(n: usize) -> Result<LaunchConfig> {
+    Ok(LaunchConfig {
+        grid_dim: (blocks(n, ADAM_THREADS as usize)?.min(65_535 * 8), 1, 1),
+        block_dim: (ADAM_THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    })
+}
+
+/// Fused Adam, step 1 (`nn::fused_adam`): moments `mv (2, n)` (elements `dst` of `mv`) updated
+/// in place from the gradient (elements `src` of `g`); `hyper = [scale, sigma, beta1, beta2]`.
+pub(crate) fn adam_moments<T: KernelFloat>(
+    mv: &mut CudaStorage,
+    dst: (usize, usize),
+    g: &CudaStorage,
+    src: (usize, usize),
+    hyper: [f64; 4],
+    key: u64,
+) -> Result<()> {
+    let dev = g.device().clone();
+    let n = src.1 - src.0;
+    let gv = g.as_cuda_slice::<T>()?.slice(src.0..src.1);
+    let mut mvv = mv.as_cuda_slice_mut::<T>()?.slice_mut(dst.0..dst.1);
+    let func = dev.get_or_load_custom_func(&format!("adam_moments_{}", T::SUFFIX), MODULE, PTX)?;
+    let n64 = n as u64;
+    let mut lb = func.builder();
+    lb.arg(&mut mvv).arg(&gv).arg(&n64);
+    for h in &hyper {
+        lb.arg(h);
+    }
+    lb.arg(&key);
+    // SAFETY: argument list matches `adam_moments_*`; `mv` holds 2n elements, `g` n.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(())
+}
+
+/// Fused Adam, step 2: `theta` (elements `dst`) updated in place from the moments (elements
+/// `src` of `mv`, `2n` of them); `hyper = [lr_t, eps]`.
+pub(crate) fn adam_apply<T: KernelFloat>(
+    theta: &mut CudaStorage,
+    dst: (usize, usize),
+    mv: &CudaStorage,
+    src: (usize, usize),
+    hyper: [f64; 2],
+) -> Result<()> {
+    let dev = mv.device().clone();
+    let n = dst.1 - dst.0;
+    let mvv = mv.as_cuda_slice::<T>()?.slice(src.0..src.1);
+    let mut tv = theta.as_cuda_slice_mut::<T>()?.slice_mut(dst.0..dst.1);
+    let func = dev.get_or_load_custom_func(&format!("adam_apply_{}", T::SUFFIX), MODULE, PTX)?;
+    let n64 = n as u64;
+    let mut lb = func.builder();
+    lb.arg(&mut tv)
+        .arg(&mvv)
+        .arg(&n64)
+        .arg(&hyper[0])
+        .arg(&hyper[1]);
+    // SAFETY: argument list matches `adam_apply_*`; `theta` holds n elements, `mv` 2n.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(())
+}
+
+/// A contiguous tensor of `n` elements of counter-based noise (`nn::noise`).
+pub(crate) fn counter_noise<T: KernelFloat>(
+    dev: &CudaDevice,
+    n: usize,
+    key: u64,
+    noise: super::noise::Noise,
+) -> Result<CudaSlice<T>> {
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("counter_noise_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n64, kind) = (n as u64, noise.code());
+    let mut lb = func.builder();
+    lb.arg(&out).arg(&n64).arg(&key).arg(&kind);
+    // SAFETY: argument list matches `counter_noise_*`; `out` holds n elements.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}

@@ -530,3 +530,86 @@ __device__ void patches_fwd(const T *x, T *out, int H, int W, int C, int OH, int
     }
 PATCHES(f32, float)
 PATCHES(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Fused Adam (src/nn/fused_adam.rs), TF1's epsilon-hat form, arithmetic in double.
+
+__device__ __forceinline__ unsigned long long mix64(unsigned long long z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// Counter-based random streams (src/rng.rs): element `index` of stream `key`.
+__device__ __forceinline__ unsigned long long counter_bits(unsigned long long key,
+                                                           unsigned long long index,
+                                                           unsigned long long attempt) {
+    const unsigned long long golden = 0x9e3779b97f4a7c15ULL;
+    return mix64(mix64(key ^ mix64(index * golden)) + attempt * golden);
+}
+
+__device__ __forceinline__ double box_muller(unsigned long long bits) {
+    const double u1 = ((double)(bits >> 40) + 1.0) * (1.0 / 16777216.0);
+    const double u2 = (double)(bits & 0xffffffULL) * (1.0 / 16777216.0);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+__device__ double counter_truncated_normal(unsigned long long key, unsigned long long index) {
+    for (unsigned long long attempt = 0; attempt < 32; ++attempt) {
+        const double z = box_muller(counter_bits(key, index, attempt));
+        if (fabs(z) <= 2.0) return z;
+    }
+    return 0.0;
+}
+
+// Noise tensors (src/nn/noise.rs): kind 0 = N(0, 1), 1 = U[0, 1).
+template <typename T>
+__device__ void counter_noise(T *out, unsigned long long n, unsigned long long key, int kind) {
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)blockDim.x * gridDim.x) {
+        const unsigned long long bits = counter_bits(key, i, 0);
+        out[i] = (T)(kind == 0 ? box_muller(bits) : (double)(bits >> 40) * (1.0 / 16777216.0));
+    }
+}
+
+#define NOISE(NAME, T)                                                                           \
+    extern "C" __global__ void counter_noise_##NAME(T *out, unsigned long long n,                 \
+                                                    unsigned long long key, int kind) {          \
+        counter_noise<T>(out, n, key, kind);                                                     \
+    }
+NOISE(f32, float)
+NOISE(f64, double)
+
+template <typename T>
+__device__ void adam_moments(T *mv, const T *g, unsigned long long n, double scale, double sigma,
+                             double beta1, double beta2, unsigned long long key) {
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)blockDim.x * gridDim.x) {
+        double gi = scale * (double)g[i];
+        if (sigma != 0.0) gi = gi + sigma * counter_truncated_normal(key, i);
+        mv[i] = (T)(beta1 * (double)mv[i] + (1.0 - beta1) * gi);
+        mv[n + i] = (T)(beta2 * (double)mv[n + i] + (1.0 - beta2) * gi * gi);
+    }
+}
+
+template <typename T>
+__device__ void adam_apply(T *theta, const T *mv, unsigned long long n, double lr_t, double eps) {
+    for (unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)blockDim.x * gridDim.x) {
+        const double upd = (double)mv[i] / (sqrt((double)mv[n + i]) + eps);
+        theta[i] = (T)((double)theta[i] - lr_t * upd);
+    }
+}
+
+#define ADAM(NAME, T)                                                                            \
+    extern "C" __global__ void adam_moments_##NAME(T *mv, const T *g, unsigned long long n,       \
+                                                   double scale, double sigma, double beta1,      \
+                                                   double beta2, unsigned long long key) {        \
+        adam_moments<T>(mv, g, n, scale, sigma, beta1, beta2, key);                              \
+    }                                                                                            \
+    extern "C" __global__ void adam_apply_##NAME(T *theta, const T *mv, unsigned long long n,    \
+                                                 double lr_t, double eps) {                      \
+        adam_apply<T>(theta, mv, n, lr_t, eps);                                                  \
+    }
+ADAM(f32, float)
+ADAM(f64, double)

@@ -10,9 +10,11 @@ mod cpu;
 #[cfg(feature = "cuda")]
 mod cuda;
 pub mod dist;
+pub mod fused_adam;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
+pub mod noise;
 pub mod patches;
 pub mod relation_attention;
 pub mod render;

@@ -13,7 +13,8 @@ use candle_core::backprop::GradStore;
 use candle_core::{DType, Result, Tensor, Var};
 
 use crate::error::Error;
-use crate::rng::SeededRng;
+use crate::nn::fused_adam::{apply_update, noise_key, update_moments, GradTransform};
+use crate::rng::{counter_truncated_normal, SeededRng};
 
 /// Adam hyperparameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,8 +47,8 @@ pub const STEP_KEY: &str = "step";
 /// The Adam optimiser over named variables.
 pub struct Adam {
     vars: Vec<(String, Var)>,
-    m: Vec<Tensor>,
-    v: Vec<Tensor>,
+    /// Per variable, the moments `m` and `v` stacked: `(2, n)`.
+    mv: Vec<Tensor>,
     step: u64,
     cfg: AdamConfig,
 }
@@ -71,15 +72,13 @@ impl Adam {
                 candle_core::bail!("Adam: variable name `{n}` is duplicated or reserved; names must be unique and not `{STEP_KEY}`");
             }
         }
-        let m = vars
+        let mv = vars
             .iter()
-            .map(|(_, v)| v.as_tensor().zeros_like())
+            .map(|(_, v)| Tensor::zeros((2, v.elem_count()), v.dtype(), v.device()))
             .collect::<Result<Vec<_>>>()?;
-        let v = m.clone();
         Ok(Adam {
             vars,
-            m,
-            v,
+            mv,
             step: 0,
             cfg,
         })
@@ -105,8 +104,19 @@ impl Adam {
         &self.vars
     }
 
-    /// One update with the gradients in `grads` (variables without one are skipped).
+    /// One update with the raw gradients in `grads` (no clipping, no noise).
     pub fn step(&mut self, grads: &GradStore) -> Result<()> {
+        self.step_with(grads, 1.0, None)
+    }
+
+    /// One update from `grad_scale · g + noise` (the clip factor of [`clip_scale`] and the
+    /// optional gradient noise), fused per variable ([`crate::nn::fused_adam`]: two kernels).
+    pub fn step_with(
+        &mut self,
+        grads: &GradStore,
+        grad_scale: f64,
+        noise: Option<GradientNoise>,
+    ) -> Result<()> {
         self.step += 1;
         let t = self.step as f64;
         let AdamConfig {
@@ -120,15 +130,14 @@ impl Adam {
             let Some(g) = grads.get(var.as_tensor()) else {
                 continue;
             };
-            // Gradients from `backward` are ops on the step's graph: detach them so that the
-            // moments (kept across steps) do not hold every past step's graph alive.
+            let transform = GradTransform {
+                scale: grad_scale,
+                sigma: noise.map_or(0.0, |n| n.sigma),
+                key: noise.map_or(0, |n| noise_key(n.key, i)),
+            };
             let g = g.detach().to_dtype(var.dtype())?;
-            let m = ((&self.m[i] * beta1)? + (&g * (1.0 - beta1))?)?.detach();
-            let v = ((&self.v[i] * beta2)? + (g.sqr()? * (1.0 - beta2))?)?.detach();
-            let upd = (&m / (v.sqrt()? + eps)?)?;
-            var.set(&(var.as_tensor() - (upd * lr_t)?)?)?;
-            self.m[i] = m;
-            self.v[i] = v;
+            update_moments(&self.mv[i], &g, transform, beta1, beta2)?;
+            apply_update(var.as_tensor(), &self.mv[i], lr_t, eps)?;
         }
         Ok(())
     }
@@ -136,12 +145,15 @@ impl Adam {
     /// Optimiser state: `m/NAME`, `v/NAME` per variable and [`STEP_KEY`] (an I64 `(1,)` tensor).
     pub fn state(&self) -> Vec<(String, Tensor)> {
         let mut out = Vec::with_capacity(2 * self.vars.len() + 1);
-        for (i, (n, _)) in self.vars.iter().enumerate() {
-            out.push((format!("m/{n}"), self.m[i].clone()));
-            out.push((format!("v/{n}"), self.v[i].clone()));
+        for ((n, var), mv) in self.vars.iter().zip(&self.mv) {
+            for (row, key) in [(0, format!("m/{n}")), (1, format!("v/{n}"))] {
+                if let Ok(t) = mv.get(row).and_then(|t| t.reshape(var.shape())) {
+                    out.push((key, t));
+                }
+            }
         }
         let dev = self
-            .m
+            .mv
             .first()
             .map(|t| t.device().clone())
             .unwrap_or(candle_core::Device::Cpu);
@@ -203,39 +215,59 @@ impl Adam {
                 problems.join("; ")
             )));
         }
-        let mut m = Vec::with_capacity(self.vars.len());
-        let mut v = Vec::with_capacity(self.vars.len());
+        let mut mv = Vec::with_capacity(self.vars.len());
         for (n, var) in &self.vars {
-            for (key, dst) in [(format!("m/{n}"), &mut m), (format!("v/{n}"), &mut v)] {
-                let t = &tensors[&key];
-                dst.push(t.to_dtype(var.dtype())?.to_device(var.device())?);
-            }
+            let row = |key: String| -> Result<Tensor> {
+                tensors[&key]
+                    .to_dtype(var.dtype())?
+                    .to_device(var.device())?
+                    .flatten_all()
+            };
+            mv.push(Tensor::stack(
+                &[row(format!("m/{n}"))?, row(format!("v/{n}"))?],
+                0,
+            )?);
         }
-        self.m = m;
-        self.v = v;
+        self.mv = mv;
         self.step = step;
         Ok(())
     }
 }
 
-/// Scales the gradients of `vars` so that their global L2 norm is at most `max_norm`
-/// (`tf.clip_by_global_norm`: factor `max_norm / max(norm, max_norm)`); returns the norm
-/// before clipping. A non-finite norm is returned as is and the gradients are left unchanged,
-/// so the caller can skip the update.
-pub fn clip_grad_norm(grads: &mut GradStore, vars: &[(String, Var)], max_norm: f64) -> Result<f64> {
-    let mut sq = 0.0;
-    for (_, v) in vars {
-        if let Some(g) = grads.get(v.as_tensor()) {
-            sq += g
-                .to_dtype(DType::F64)?
-                .sqr()?
-                .sum_all()?
-                .to_scalar::<f64>()?;
-        }
+/// The global L2 norm of the gradients of `vars` (summed in f64 on the device; one host
+/// synchronisation for all variables).
+pub fn global_grad_norm(grads: &GradStore, vars: &[(String, Var)]) -> Result<f64> {
+    let sums = vars
+        .iter()
+        .filter_map(|(_, v)| grads.get(v.as_tensor()))
+        .map(|g| g.to_dtype(DType::F64)?.sqr()?.sum_all())
+        .collect::<Result<Vec<_>>>()?;
+    if sums.is_empty() {
+        return Ok(0.0);
     }
-    let norm = sq.sqrt();
+    Ok(Tensor::stack(&sums, 0)?
+        .sum_all()?
+        .to_scalar::<f64>()?
+        .sqrt())
+}
+
+/// `tf.clip_by_global_norm`'s factor `max_norm / max(norm, max_norm)`; 1 for a non-finite norm.
+pub fn clip_scale(norm: f64, max_norm: f64) -> f64 {
     if norm.is_finite() && norm > max_norm {
-        let scale = max_norm / norm;
+        max_norm / norm
+    } else {
+        1.0
+    }
+}
+
+/// Scales the gradients of `vars` so that their global L2 norm is at most `max_norm`
+/// (`tf.clip_by_global_norm`); returns the norm before clipping. A non-finite norm is returned
+/// as is and the gradients are left unchanged, so the caller can skip the update. (The trainer
+/// passes [`clip_scale`] to [`Adam::step_with`] instead, which scales inside the update.)
+pub fn clip_grad_norm(grads: &mut GradStore, vars: &[(String, Var)], max_norm: f64) -> Result<f64> {
+    let norm = global_grad_norm(grads, vars)?;
+    let scale = clip_scale(norm, max_norm);
+    if scale != 1.0 {
         for (_, v) in vars {
             if let Some(g) = grads.get(v.as_tensor()) {
                 let scaled = (g * scale)?;
@@ -246,23 +278,47 @@ pub fn clip_grad_norm(grads: &mut GradStore, vars: &[(String, Var)], max_norm: f
     Ok(norm)
 }
 
-/// Adds `sigma · TruncatedNormal(0, 1)` (TF's, |x| ≤ 2) to every gradient of `vars`, in the
-/// order of `vars` (reference §4.7). `sigma = 0` changes nothing and draws nothing.
+/// The stage-1 gradient noise of one step (reference §4.7): `sigma · TruncatedNormal(0, 1)`
+/// (TF's, |x| ≤ 2) per gradient element, from the counter-based stream
+/// [`counter_truncated_normal`] keyed by the step's `key` and the variable's index, so the GPU
+/// draws it inside the Adam kernel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GradientNoise {
+    /// Standard deviation.
+    pub sigma: f64,
+    /// The step's key.
+    pub key: u64,
+}
+
+impl GradientNoise {
+    /// The noise of a step with standard deviation `sigma`, keyed by one draw from `rng`;
+    /// `None` (and no draw) for `sigma = 0`.
+    pub fn draw(sigma: f64, rng: &mut SeededRng) -> Option<GradientNoise> {
+        (sigma > 0.0).then(|| GradientNoise {
+            sigma,
+            key: rng.next_u64(),
+        })
+    }
+}
+
+/// Adds `noise` to every gradient of `vars` in the store: the same values [`Adam::step_with`]
+/// adds inside its kernels (variable `i` of `vars` uses stream `noise_key(noise.key, i)`),
+/// composed from candle ops; kept as the reference for tests and custom loops.
 pub fn add_gradient_noise(
     grads: &mut GradStore,
     vars: &[(String, Var)],
-    sigma: f64,
-    rng: &mut SeededRng,
+    noise: GradientNoise,
 ) -> Result<()> {
-    if sigma == 0.0 {
-        return Ok(());
-    }
-    for (_, v) in vars {
+    for (i, (_, v)) in vars.iter().enumerate() {
         if let Some(g) = grads.get(v.as_tensor()) {
-            let noise = rng
-                .truncated_normal(g.dims(), g.device())?
-                .to_dtype(g.dtype())?;
-            let noisy = (g + (noise * sigma)?)?;
+            let key = noise_key(noise.key, i);
+            let values: Vec<f64> = (0..g.elem_count() as u64)
+                .map(|j| noise.sigma * counter_truncated_normal(key, j))
+                .collect();
+            let n = Tensor::from_vec(values, g.shape(), &candle_core::Device::Cpu)?
+                .to_dtype(g.dtype())?
+                .to_device(g.device())?;
+            let noisy = (g + n)?;
             grads.insert(v.as_tensor(), noisy);
         }
     }
@@ -424,8 +480,9 @@ mod tests {
         let after = clip_grad_norm(&mut g, &vs, 1e9).unwrap();
         assert!((after - 1.0).abs() < 1e-12);
         let before: Vec<f64> = g.get(vs[0].1.as_tensor()).unwrap().to_vec1().unwrap();
-        let mut r1 = SeededRng::new(4);
-        add_gradient_noise(&mut g, &vs, 0.01, &mut r1).unwrap();
+        let noise = GradientNoise::draw(0.01, &mut SeededRng::new(4)).unwrap();
+        assert!(GradientNoise::draw(0.0, &mut SeededRng::new(4)).is_none());
+        add_gradient_noise(&mut g, &vs, noise).unwrap();
         let noisy: Vec<f64> = g.get(vs[0].1.as_tensor()).unwrap().to_vec1().unwrap();
         for (a, b) in before.iter().zip(&noisy) {
             assert!(a != b && (a - b).abs() <= 0.02 + 1e-12);
@@ -433,7 +490,8 @@ mod tests {
         // Same seed → same noise.
         let mut g2 = loss_grads(&vs);
         clip_grad_norm(&mut g2, &vs, 1.0).unwrap();
-        add_gradient_noise(&mut g2, &vs, 0.01, &mut SeededRng::new(4)).unwrap();
+        let noise2 = GradientNoise::draw(0.01, &mut SeededRng::new(4)).unwrap();
+        add_gradient_noise(&mut g2, &vs, noise2).unwrap();
         assert_eq!(
             noisy,
             g2.get(vs[0].1.as_tensor())
@@ -441,5 +499,53 @@ mod tests {
                 .to_vec1::<f64>()
                 .unwrap()
         );
+    }
+
+    #[test]
+    fn fused_clip_and_noise_equal_the_composed_update() {
+        let cfg = AdamConfig {
+            lr: 0.05,
+            ..Default::default()
+        };
+        let noise = GradientNoise {
+            sigma: 0.3,
+            key: 17,
+        };
+        // Composed: clip the stored gradients, add the noise, plain step.
+        let vs1 = vars();
+        let mut a1 = Adam::new(vs1.clone(), cfg).unwrap();
+        // Fused: the clip factor and the noise inside the update.
+        let vs2 = vars();
+        let mut a2 = Adam::new(vs2.clone(), cfg).unwrap();
+        for _ in 0..3 {
+            let mut g1 = loss_grads(&vs1);
+            clip_grad_norm(&mut g1, &vs1, 1.0).unwrap();
+            add_gradient_noise(&mut g1, &vs1, noise).unwrap();
+            a1.step(&g1).unwrap();
+            let g2 = loss_grads(&vs2);
+            let norm = global_grad_norm(&g2, &vs2).unwrap();
+            a2.step_with(&g2, clip_scale(norm, 1.0), Some(noise))
+                .unwrap();
+        }
+        let (x, y) = (values(&vs1), values(&vs2));
+        assert!(
+            x.iter().zip(&y).all(|(p, q)| (p - q).abs() < 1e-12),
+            "{x:?} vs {y:?}"
+        );
+        // The noise changed the trajectory (the comparison is not vacuous).
+        let vs3 = vars();
+        let mut a3 = Adam::new(vs3.clone(), cfg).unwrap();
+        for _ in 0..3 {
+            let g3 = loss_grads(&vs3);
+            let norm = global_grad_norm(&g3, &vs3).unwrap();
+            a3.step_with(&g3, clip_scale(norm, 1.0), None).unwrap();
+        }
+        assert!(values(&vs3)
+            .iter()
+            .zip(&y)
+            .any(|(p, q)| (p - q).abs() > 1e-6));
+        assert_eq!(clip_scale(f64::NAN, 1.0), 1.0);
+        assert_eq!(clip_scale(4.0, 1.0), 0.25);
+        assert_eq!(clip_scale(0.5, 1.0), 1.0);
     }
 }

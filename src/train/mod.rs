@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::model::config::{RunConfig, StopCriterion};
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
-use adam::{add_gradient_noise, clip_grad_norm, Adam, AdamConfig};
+use adam::{clip_scale, global_grad_norm, Adam, AdamConfig, GradientNoise};
 use metrics_log::{MetricsLog, MetricsRecord};
 use schedule::EarlyStopping;
 use source::{ClipBatch, ClipSource, ClipSpec};
@@ -195,18 +195,24 @@ impl Trainer {
                 self.progress.global_step
             )));
         }
-        let mut grads = {
+        let grads = {
             let _span = tracing::trace_span!("backward").entered();
             total.backward()?
         };
         let _span = tracing::trace_span!("optimizer").entered();
-        let grad_norm = clip_grad_norm(&mut grads, &self.vars, t.max_grad_norm)?;
-        let sigma = schedule::gradient_noise_sigma(t, stage, step);
-        if sigma > 0.0 {
-            add_gradient_noise(&mut grads, &self.vars, sigma, &mut ctx.rng)?;
+        let grad_norm = global_grad_norm(&grads, &self.vars)?;
+        if !grad_norm.is_finite() {
+            return Err(Error::Invalid(format!(
+                "non-finite gradient norm at step {} (stage {stage}); the update was skipped and the last checkpoint is intact: lower train.lr or train.max_grad_norm",
+                self.progress.global_step
+            )));
         }
+        // Clipping (global norm) and the stage-1 gradient noise happen inside the fused update.
+        let noise =
+            GradientNoise::draw(schedule::gradient_noise_sigma(t, stage, step), &mut ctx.rng);
         self.adam.set_lr(lr);
-        self.adam.step(&grads)?;
+        self.adam
+            .step_with(&grads, clip_scale(grad_norm, t.max_grad_norm), noise)?;
         self.progress.global_step += 1;
         self.progress.stage_step += 1;
         Ok(StepStats {
