@@ -141,6 +141,14 @@ fn run_writes_run_dir_and_resumes() {
     assert_eq!(train_steps, (1..=12).collect::<Vec<_>>());
     assert!(recs.iter().any(|r| r.kind == "val" && r.step == 10));
     assert!(recs.iter().all(|r| r.loss.total.is_finite()));
+    // Train lines carry the time spent waiting for clips: non-decreasing, within the wall time.
+    let waits: Vec<(f64, f64)> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| (r.data_wait_s.unwrap(), r.time_s))
+        .collect();
+    assert!(waits.iter().all(|&(w, t)| (0.0..=t).contains(&w)));
+    assert!(waits[..6].windows(2).all(|p| p[0].0 <= p[1].0));
     // The best checkpoint of the validation at step 10 exists.
     assert!(dir.path().join("best/state.json").exists() || cfg.train.patience_start > 10);
     // A different config in the same directory is refused.

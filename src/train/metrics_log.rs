@@ -31,6 +31,10 @@ pub struct MetricsRecord {
     pub count_prior_log_odds: f64,
     /// Seconds since the run (or resume) started.
     pub time_s: f64,
+    /// Train lines: seconds of `time_s` the trainer spent waiting for clips (the clip source
+    /// was slower than the model steps); absent in logs of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_wait_s: Option<f64>,
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,

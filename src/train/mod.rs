@@ -543,10 +543,13 @@ pub fn run_with_validator(
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut prefetch = Prefetcher::new(source, spec, t.seed);
+        let mut data_wait = 0.0;
         while trainer.progress.global_step < max_steps && !trainer.progress.finished {
             let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
             let gs0 = trainer.progress.global_step;
+            let wait = Instant::now();
             let batch = prefetch.take(gs0)?;
+            data_wait += wait.elapsed().as_secs_f64();
             if gs0 + 1 < max_steps {
                 prefetch.start(scope, gs0 + 1);
             }
@@ -566,6 +569,7 @@ pub fn run_with_validator(
                     grad_norm: stats.grad_norm,
                     count_prior_log_odds: stats.count_prior_log_odds,
                     time_s: start.elapsed().as_secs_f64(),
+                    data_wait_s: Some(data_wait),
                     score: None,
                     loss: stats.loss,
                 })?;
@@ -587,6 +591,7 @@ pub fn run_with_validator(
                     grad_norm: 0.0,
                     count_prior_log_odds: stats.count_prior_log_odds,
                     time_s: start.elapsed().as_secs_f64(),
+                    data_wait_s: None,
                     score: Some(v.score),
                     loss: v.loss,
                 })?;
