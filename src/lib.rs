@@ -30,5 +30,6 @@ pub mod track;
 pub mod train;
 pub mod util;
 pub mod viz;
+pub mod wrapper;
 
 pub use error::{Error, Result};

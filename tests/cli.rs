@@ -339,6 +339,43 @@ fn train_smoke_writes_metrics_and_resumes() {
         "1",
     ]);
     assert!(!ok && stderr.contains("--checkpoint"), "{stderr}");
+    // The object-centric wrapper over 2 envs: one JSON line per env and step, ids persistent.
+    let lines = dir.path().join("objects.jsonl");
+    let (ok, stdout, stderr) = silot(&[
+        "observe",
+        "--env",
+        "smoke",
+        "--checkpoint",
+        r,
+        "--envs",
+        "2",
+        "--steps",
+        "5",
+        "--threshold",
+        "0",
+        "--json",
+        lines.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("2 envs x 5 steps") && stdout.contains("frames/s"),
+        "{stdout}"
+    );
+    let recs: Vec<serde_json::Value> = std::fs::read_to_string(&lines)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 10);
+    assert!(recs
+        .iter()
+        .all(|r| r["objects"].as_array().unwrap().len() == 4));
+    assert!(
+        recs[0]["objects"][0].get("what").is_none(),
+        "what only with --what"
+    );
+    let (ok, _, stderr) = silot(&["observe", "--env", "smoke", "--checkpoint", "/nonexistent"]);
+    assert!(!ok && stderr.contains("no checkpoint"), "{stderr}");
     let env_only = dir.path().join("env_only.toml");
     std::fs::write(&env_only, "[env]\nid = \"x\"\n[env.scattered_mnist]\n").unwrap();
     let (ok, _, stderr) = silot(&[

@@ -15,3 +15,4 @@ mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;
 mod vector_env;
+mod wrapper;

@@ -5,6 +5,7 @@ pub mod device;
 mod envs;
 mod eval;
 mod label;
+mod observe;
 mod render;
 mod rollout;
 mod train;
@@ -35,6 +36,9 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Train SILOT on an experiment (resumes from the run directory).
     Train(train::TrainArgs),
+    /// Run envs through a trained SILOT encoder (the object-centric wrapper) with a random
+    /// policy: throughput, and the object sets as JSON lines.
+    Observe(observe::ObserveArgs),
 }
 
 /// Parse arguments, run, and turn errors into a message and exit code 1.
@@ -48,6 +52,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Label(a) => label::run(a),
         Command::Render(a) => render::run(a),
         Command::Train(a) => train::run_cli(a),
+        Command::Observe(a) => observe::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -494,6 +494,11 @@ impl<E: Env + 'static> VectorEnv<E> {
         self.n_envs
     }
 
+    /// What a sub-env does after its episode ends.
+    pub fn autoreset_mode(&self) -> AutoresetMode {
+        self.shared.mode
+    }
+
     /// Number of threads stepping envs (including the caller).
     pub fn num_threads(&self) -> usize {
         self.workers.len() + 1

@@ -153,6 +153,49 @@ impl Objects {
         })
     }
 
+    /// The set with the objects of every stream `b` with `reset[b]` replaced by the null set
+    /// (a new episode starts there); other streams are unchanged.
+    pub fn reset_streams(&self, reset: &[bool]) -> Result<Objects> {
+        let (b, n) = self.dims()?;
+        if reset.len() != b {
+            candle_core::bail!(
+                "Objects::reset_streams: {} flags for {b} streams",
+                reset.len()
+            );
+        }
+        let keep: Vec<f32> = reset.iter().map(|&r| if r { 0.0 } else { 1.0 }).collect();
+        let keep = Tensor::from_vec(keep, (b, 1, 1), self.where_.device())?
+            .to_dtype(self.where_.dtype())?;
+        // The null set is all zeros, so masking by `keep` resets exactly those streams.
+        let m = |t: &Tensor| t.broadcast_mul(&keep);
+        let host = |v: &[u64], zero: u64| -> Vec<u64> {
+            v.chunks(n.max(1))
+                .zip(reset)
+                .flat_map(|(row, &r)| row.iter().map(move |&x| if r { zero } else { x }))
+                .collect()
+        };
+        let ids = host(&self.ids, 0);
+        let is_new = self
+            .is_new
+            .chunks(n.max(1))
+            .zip(reset)
+            .flat_map(|(row, &r)| row.iter().map(move |&x| x && !r))
+            .collect();
+        Ok(Objects {
+            where_: m(&self.where_)?,
+            abs_posn: m(&self.abs_posn)?,
+            what: m(&self.what)?,
+            depth: m(&self.depth)?,
+            pres: m(&self.pres)?,
+            size_logit: m(&self.size_logit)?,
+            depth_logit: m(&self.depth_logit)?,
+            prop_state: m(&self.prop_state)?,
+            prior_prop_state: m(&self.prior_prop_state)?,
+            ids,
+            is_new,
+        })
+    }
+
     /// Detach every tensor (truncated back-propagation, evaluation).
     pub fn detach(&self) -> Objects {
         Objects {
@@ -196,25 +239,28 @@ impl PixelBox {
     }
 }
 
-/// `coords_to_pixel_space` of reference §3: `h = ys·a_h`, `top = yt·a_h − 0.5 − h/2` (same for x).
-///
-/// `where_`: `(B, N, 4)` `(yt, xt, ys, xs)` anchor units. Returns `B` rows of `N` boxes.
+/// `coords_to_pixel_space` of reference §3 for one box: `h = ys·a_h`, `top = yt·a_h − 0.5 − h/2`
+/// (same for x), from `(yt, xt, ys, xs)` in anchor units.
+pub fn pixel_box(yx_hw: [f32; 4], anchor: [f64; 2]) -> PixelBox {
+    let (ah, aw) = (anchor[0] as f32, anchor[1] as f32);
+    let (h, w) = (yx_hw[2] * ah, yx_hw[3] * aw);
+    PixelBox {
+        top: yx_hw[0] * ah - 0.5 - h / 2.0,
+        left: yx_hw[1] * aw - 0.5 - w / 2.0,
+        height: h,
+        width: w,
+    }
+}
+
+/// [`pixel_box`] of every object: `where_` is `(B, N, 4)` `(yt, xt, ys, xs)` anchor units.
+/// Returns `B` rows of `N` boxes.
 pub fn coords_to_pixel_space(where_: &Tensor, anchor: [f64; 2]) -> Result<Vec<Vec<PixelBox>>> {
     let rows = where_.to_dtype(DType::F32)?.to_vec3::<f32>()?;
-    let (ah, aw) = (anchor[0] as f32, anchor[1] as f32);
     Ok(rows
         .into_iter()
         .map(|objs| {
             objs.into_iter()
-                .map(|v| {
-                    let (h, w) = (v[2] * ah, v[3] * aw);
-                    PixelBox {
-                        top: v[0] * ah - 0.5 - h / 2.0,
-                        left: v[1] * aw - 0.5 - w / 2.0,
-                        height: h,
-                        width: w,
-                    }
-                })
+                .map(|v| pixel_box([v[0], v[1], v[2], v[3]], anchor))
                 .collect()
         })
         .collect())

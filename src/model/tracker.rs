@@ -42,16 +42,27 @@ pub fn checkpoint_dir(run_dir: &Path) -> Result<PathBuf> {
     })
 }
 
+/// A trained model: its run config, the model, and the parameters it aliases (keep the
+/// `VarMap` alive as long as the model).
+pub type TrainedSilot = (RunConfig, Silot, candle_nn::VarMap);
+
+/// Load the model of `run_dir` ([`checkpoint_dir`]: its `config.toml` and weights) onto
+/// `device`, in f32. Errors name the missing or mismatched file.
+pub fn load_trained(run_dir: &Path, device: &Device) -> Result<TrainedSilot> {
+    let ckpt = checkpoint_dir(run_dir)?;
+    let cfg_path = ckpt.join("config.toml");
+    let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
+    let cfg = RunConfig::from_toml(&text, &cfg_path.display().to_string())?;
+    let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
+    crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
+    Ok((cfg, model, varmap))
+}
+
 impl SilotTracker {
     /// Load the model of `run_dir` (its `config.toml` and checkpoint) onto `device`. `seed`
     /// drives latent sampling where the config samples at evaluation (`eval_noisy`).
     pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
-        let ckpt = checkpoint_dir(run_dir)?;
-        let cfg_path = ckpt.join("config.toml");
-        let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
-        let cfg = RunConfig::from_toml(&text, &cfg_path.display().to_string())?;
-        let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
-        crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
+        let (cfg, model, varmap) = load_trained(run_dir, device)?;
         Ok(Self {
             model,
             cfg,

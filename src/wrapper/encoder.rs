@@ -1,0 +1,193 @@
+//! [`ObjectEncoder`]: a trained SILOT model run online over `B` frame streams at once, one
+//! model step per frame, carrying each stream's objects from step to step.
+
+use std::path::Path;
+
+use candle_core::{DType, Device, Tensor, D};
+use ndarray::{Array2, Array3, ArrayView4};
+
+use super::objects::ObjectBatch;
+use crate::error::{Error, Result};
+use crate::model::objects::pixel_box;
+use crate::model::tracker::load_trained;
+use crate::model::{CarriedState, RunConfig, Silot, StepCtx};
+use crate::train::mix_seed;
+
+/// SILOT as an online encoder: frames in, fixed-`K` object sets out.
+///
+/// Streams are independent (one env each); a stream whose episode starts again is reset to the
+/// empty object set, the others carry on. The model runs in evaluation mode (no loss, no
+/// reconstruction, latents at their means unless the config sets `eval_noisy`), batched over
+/// streams on the model's device. `K` is the config's evaluation slot count
+/// (`n_objects_eval`, else `n_objects`).
+pub struct ObjectEncoder {
+    model: Silot,
+    cfg: RunConfig,
+    device: Device,
+    state: Option<CarriedState>,
+    seed: u64,
+    steps: u64,
+    // Keeps the parameters alive (the model's tensors alias them).
+    _varmap: candle_nn::VarMap,
+}
+
+impl std::fmt::Debug for ObjectEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectEncoder")
+            .field("device", &self.device)
+            .field("slots", &self.n_slots())
+            .field("steps", &self.steps)
+            .finish()
+    }
+}
+
+impl ObjectEncoder {
+    /// The trained model of run directory `run_dir` (`best/` or `checkpoint/` inside it, or a
+    /// checkpoint directory) on `device`. `seed` keys latent noise if the config samples at
+    /// evaluation (`eval_noisy`); otherwise outputs do not depend on it.
+    pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
+        let (cfg, model, varmap) = load_trained(run_dir, device)?;
+        Ok(Self::from_model(model, varmap, cfg, device, seed))
+    }
+
+    /// An encoder around a model already built on `device` (e.g. fresh from
+    /// [`Silot::build`] in tests); `varmap` holds its parameters.
+    pub fn from_model(
+        model: Silot,
+        varmap: candle_nn::VarMap,
+        cfg: RunConfig,
+        device: &Device,
+        seed: u64,
+    ) -> Self {
+        Self {
+            model,
+            cfg,
+            device: device.clone(),
+            state: None,
+            seed,
+            steps: 0,
+            _varmap: varmap,
+        }
+    }
+
+    /// The model's run config.
+    pub fn config(&self) -> &RunConfig {
+        &self.cfg
+    }
+
+    /// Object slots per stream `K`.
+    pub fn n_slots(&self) -> usize {
+        self.cfg.model.eval_objects()
+    }
+
+    /// Width of the appearance code `A`.
+    pub fn n_what(&self) -> usize {
+        self.cfg.model.n_what
+    }
+
+    /// Forget every stream (the next [`Self::encode`] starts all of them afresh).
+    pub fn reset(&mut self) {
+        self.state = None;
+    }
+
+    /// One model step on `frames (B, H, W, 3)` (RGB bytes, one frame per stream). Streams with
+    /// `new_episode[b]` start from the empty object set; all streams do on the first call, after
+    /// [`Self::reset`], or when `B` changes.
+    pub fn encode(
+        &mut self,
+        frames: ArrayView4<'_, u8>,
+        new_episode: &[bool],
+    ) -> Result<ObjectBatch> {
+        let (b, h, w, c) = frames.dim();
+        if c != 3 || b == 0 || h == 0 || w == 0 {
+            return Err(Error::Invalid(format!(
+                "ObjectEncoder::encode takes (B, H, W, 3) RGB frames with B, H, W > 0, got {:?}; \
+                 wrap grayscale or resized envs before the object-centric wrapper",
+                frames.shape()
+            )));
+        }
+        if new_episode.len() != b {
+            return Err(Error::Invalid(format!(
+                "ObjectEncoder::encode: {} new-episode flags for {b} frames; pass one per stream",
+                new_episode.len()
+            )));
+        }
+        let x = self.frames_tensor(frames)?; // (B, 3, H, W) in [0, 1]
+        let state = match self.state.take() {
+            Some(s) if s.objects.dims()?.0 == b => CarriedState {
+                objects: s.objects.reset_streams(new_episode)?,
+                ..s
+            },
+            _ => self
+                .model
+                .initial_state(b, self.n_slots(), None, &self.device)?,
+        };
+        let mut ctx = StepCtx::encode(mix_seed(self.seed, self.steps));
+        let out = self.model.step(&x, None, &state, &mut ctx)?;
+        self.steps += 1;
+        // Detach: the carried objects must not keep every past step's graph alive.
+        let state = out.state.detach();
+        let batch = self.read_out(&state, (h, w))?;
+        self.state = Some(state);
+        Ok(batch)
+    }
+
+    fn frames_tensor(&self, frames: ArrayView4<'_, u8>) -> Result<Tensor> {
+        let (b, h, w, c) = frames.dim();
+        let data: Vec<u8> = match frames.as_slice() {
+            Some(s) => s.to_vec(),
+            None => frames.iter().copied().collect(),
+        };
+        Ok(Tensor::from_vec(data, (b, h, w, c), &self.device)?
+            .to_dtype(DType::F32)?
+            .affine(1.0 / 255.0, 0.0)?
+            .permute((0, 3, 1, 2))?
+            .contiguous()?)
+    }
+
+    /// The selected objects as host arrays (one device-to-host copy).
+    fn read_out(&self, state: &CarriedState, frame_hw: (usize, usize)) -> Result<ObjectBatch> {
+        let o = &state.objects;
+        let (b, k) = o.dims()?;
+        let a = self.n_what();
+        // (B, K, 4 + 1 + 1 + A): where (anchor units), pres, depth, what.
+        let packed = Tensor::cat(&[&o.where_, &o.pres, &o.depth, &o.what], D::Minus1)?
+            .to_dtype(DType::F32)?
+            .flatten_all()?
+            .to_vec1::<f32>()?;
+        let width = 6 + a;
+        let mut pres = Array2::zeros((b, k));
+        let mut boxes = Array3::zeros((b, k, 4));
+        let mut depth = Array2::zeros((b, k));
+        let mut what = Array3::zeros((b, k, a));
+        for (i, row) in packed.chunks_exact(width).enumerate() {
+            let (bi, ki) = (i / k, i % k);
+            let pb = pixel_box([row[0], row[1], row[2], row[3]], self.cfg.model.anchor);
+            for (j, v) in [pb.top, pb.left, pb.height, pb.width]
+                .into_iter()
+                .enumerate()
+            {
+                boxes[[bi, ki, j]] = v;
+            }
+            pres[[bi, ki]] = row[4];
+            depth[[bi, ki]] = row[5];
+            for (j, &v) in row[6..].iter().enumerate() {
+                what[[bi, ki, j]] = v;
+            }
+        }
+        let shape = (b, k);
+        let ids = Array2::from_shape_vec(shape, o.ids.clone())
+            .map_err(|e| Error::Invalid(format!("object ids: {e}")))?;
+        let is_new = Array2::from_shape_vec(shape, o.is_new.clone())
+            .map_err(|e| Error::Invalid(format!("object flags: {e}")))?;
+        Ok(ObjectBatch {
+            pres,
+            boxes,
+            depth,
+            what,
+            ids,
+            is_new,
+            frame_hw,
+        })
+    }
+}

@@ -1,0 +1,229 @@
+//! The object-centric envs: an [`Env`] or a [`VectorEnv`] whose observations pass through an
+//! [`ObjectEncoder`] and come out as [`ObjectBatch`]es.
+
+use ndarray::Axis;
+
+use super::encoder::ObjectEncoder;
+use super::objects::ObjectBatch;
+use crate::env::vector::{AutoresetMode, VectorEnv};
+use crate::env::{Env, Frame, Info, ResetOptions, Space};
+use crate::error::{Error, Result};
+
+/// One step of an object-centric env: Gymnasium's `(obs, reward, terminated, truncated, info)`
+/// with the object sets as the observation.
+#[derive(Debug, Clone)]
+pub struct ObjectStep<'a> {
+    /// The object sets after the step (`B = 1` for [`ObjectCentricEnv`]).
+    pub objects: &'a ObjectBatch,
+    /// Reward per env.
+    pub rewards: &'a [f32],
+    /// Terminated flag per env.
+    pub terminated: &'a [bool],
+    /// Truncated flag per env.
+    pub truncated: &'a [bool],
+    /// Info per env (ground truth of synthetic envs included).
+    pub infos: &'a [Info],
+}
+
+fn check_rgb(space: &Space) -> Result<()> {
+    match space.shape() {
+        Some([_, _, 3]) => Ok(()),
+        other => Err(Error::Invalid(format!(
+            "the object-centric wrapper needs RGB frame observations (H, W, 3), got {other:?}; \
+             put it directly on the env (before grayscale / resize / frame-stack wrappers)"
+        ))),
+    }
+}
+
+/// A single env seen through SILOT: `reset` / `step` return the fixed-`K` object set of the new
+/// frame (`B = 1`); identities persist while objects are tracked, and the encoder starts afresh
+/// at every reset.
+///
+/// ```no_run
+/// # use silot::{env::{registry, ResetOptions}, wrapper::{ObjectCentricEnv, ObjectEncoder}};
+/// # use candle_core::Device;
+/// let env = registry::make("space_invaders")?;
+/// let encoder = ObjectEncoder::load("runs/si".as_ref(), &Device::Cpu, 0)?;
+/// let mut env = ObjectCentricEnv::new(env, encoder)?;
+/// let objects = env.reset(Some(0), &ResetOptions::default())?.clone();
+/// let step = env.step(0)?;
+/// println!("{} objects", step.objects.objects(0, 0.5).len());
+/// # Ok::<(), silot::Error>(())
+/// ```
+pub struct ObjectCentricEnv<E: Env> {
+    env: E,
+    encoder: ObjectEncoder,
+    frame: Frame,
+    objects: ObjectBatch,
+    reward: [f32; 1],
+    terminated: [bool; 1],
+    truncated: [bool; 1],
+    info: [Info; 1],
+}
+
+impl<E: Env> ObjectCentricEnv<E> {
+    /// Wrap `env` (RGB frame observations) with `encoder`.
+    pub fn new(env: E, encoder: ObjectEncoder) -> Result<Self> {
+        check_rgb(env.observation_space())?;
+        let frame = env.new_obs_buffer();
+        let (k, a) = (encoder.n_slots(), encoder.n_what());
+        let objects = empty_batch(1, k, a, (frame.dim().0, frame.dim().1));
+        Ok(Self {
+            env,
+            encoder,
+            frame,
+            objects,
+            reward: [0.0],
+            terminated: [false],
+            truncated: [false],
+            info: [Info::default()],
+        })
+    }
+
+    /// The wrapped env.
+    pub fn inner(&self) -> &E {
+        &self.env
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &ObjectEncoder {
+        &self.encoder
+    }
+
+    /// The last raw frame (what the encoder saw).
+    pub fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    /// Space of actions (the wrapped env's).
+    pub fn action_space(&self) -> &Space {
+        self.env.action_space()
+    }
+
+    /// Reset the env (`Some(seed)` reseeds) and the encoder; the first frame's objects.
+    pub fn reset(&mut self, seed: Option<u64>, options: &ResetOptions) -> Result<&ObjectBatch> {
+        self.info[0] = self.env.reset_into(seed, options, self.frame.view_mut())?;
+        self.encode(true)?;
+        Ok(&self.objects)
+    }
+
+    /// Step the env with `action` and encode the new frame.
+    pub fn step(&mut self, action: usize) -> Result<ObjectStep<'_>> {
+        let t = self.env.step_into(action, self.frame.view_mut())?;
+        self.reward[0] = t.reward;
+        self.terminated[0] = t.terminated;
+        self.truncated[0] = t.truncated;
+        self.info[0] = t.info;
+        self.encode(false)?;
+        Ok(ObjectStep {
+            objects: &self.objects,
+            rewards: &self.reward,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+            infos: &self.info,
+        })
+    }
+
+    fn encode(&mut self, new_episode: bool) -> Result<()> {
+        let frames = self.frame.view().insert_axis(Axis(0));
+        self.objects = self.encoder.encode(frames, &[new_episode])?;
+        Ok(())
+    }
+}
+
+/// A [`VectorEnv`] seen through SILOT: one batched model step per vector step (all sub-envs'
+/// frames together on the model's device). A sub-env whose observation is a fresh reset (after
+/// autoreset, in either [`AutoresetMode`]) starts from the empty object set.
+pub struct ObjectCentricVecEnv<E: Env + 'static> {
+    venv: VectorEnv<E>,
+    encoder: ObjectEncoder,
+    objects: ObjectBatch,
+    /// Per sub-env: its next observation is a reset one (NextStep autoreset).
+    resets_next: Vec<bool>,
+}
+
+impl<E: Env + 'static> ObjectCentricVecEnv<E> {
+    /// Wrap `venv` (RGB frame observations) with `encoder`.
+    pub fn new(venv: VectorEnv<E>, encoder: ObjectEncoder) -> Result<Self> {
+        check_rgb(venv.single_observation_space())?;
+        let n = venv.num_envs();
+        let [h, w, _] = venv.single_observation_space().shape().unwrap_or([0, 0, 3]);
+        let objects = empty_batch(n, encoder.n_slots(), encoder.n_what(), (h, w));
+        Ok(Self {
+            venv,
+            encoder,
+            objects,
+            resets_next: vec![false; n],
+        })
+    }
+
+    /// Number of sub-envs.
+    pub fn num_envs(&self) -> usize {
+        self.venv.num_envs()
+    }
+
+    /// The wrapped vector env (raw frames: [`VectorEnv::obs`]).
+    pub fn inner(&self) -> &VectorEnv<E> {
+        &self.venv
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &ObjectEncoder {
+        &self.encoder
+    }
+
+    /// Reset every sub-env (`Some(seed)`: sub-env `i` gets `seed + i`) and the encoder.
+    pub fn reset(&mut self, seed: Option<u64>) -> Result<(&ObjectBatch, &[Info])> {
+        self.venv.reset(seed)?;
+        let all = vec![true; self.num_envs()];
+        self.objects = encode(&mut self.encoder, &self.venv, &all)?;
+        self.resets_next.iter_mut().for_each(|r| *r = false);
+        Ok((&self.objects, self.venv.infos()))
+    }
+
+    /// Step sub-env `i` with `actions[i]` and encode all new frames in one batch.
+    pub fn step(&mut self, actions: &[usize]) -> Result<ObjectStep<'_>> {
+        self.venv.step(actions)?;
+        let ended: Vec<bool> = self
+            .venv
+            .terminated()
+            .iter()
+            .zip(self.venv.truncated())
+            .map(|(&a, &b)| a || b)
+            .collect();
+        let new_episode: Vec<bool> = match self.venv.autoreset_mode() {
+            // The step after an episode ended returned the reset observation.
+            AutoresetMode::NextStep => std::mem::replace(&mut self.resets_next, ended),
+            // The ending step itself returned the reset observation.
+            AutoresetMode::SameStep => ended,
+        };
+        self.objects = encode(&mut self.encoder, &self.venv, &new_episode)?;
+        Ok(ObjectStep {
+            objects: &self.objects,
+            rewards: self.venv.rewards(),
+            terminated: self.venv.terminated(),
+            truncated: self.venv.truncated(),
+            infos: self.venv.infos(),
+        })
+    }
+}
+
+fn encode<E: Env + 'static>(
+    encoder: &mut ObjectEncoder,
+    venv: &VectorEnv<E>,
+    new_episode: &[bool],
+) -> Result<ObjectBatch> {
+    encoder.encode(venv.obs(), new_episode)
+}
+
+fn empty_batch(b: usize, k: usize, a: usize, frame_hw: (usize, usize)) -> ObjectBatch {
+    ObjectBatch {
+        pres: ndarray::Array2::zeros((b, k)),
+        boxes: ndarray::Array3::zeros((b, k, 4)),
+        depth: ndarray::Array2::zeros((b, k)),
+        what: ndarray::Array3::zeros((b, k, a)),
+        ids: ndarray::Array2::zeros((b, k)),
+        is_new: ndarray::Array2::from_elem((b, k), false),
+        frame_hw,
+    }
+}

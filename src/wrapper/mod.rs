@@ -1,0 +1,18 @@
+//! The object-centric wrapper: each observation of a pixel env passes through a trained SILOT
+//! encoder and comes out as a fixed-`K` object set — presence, box, depth, appearance code and a
+//! persistent identity per slot — for agents.
+//!
+//! * [`ObjectEncoder`]: the trained model run online over `B` frame streams (batched on the
+//!   model's device), carrying each stream's objects from frame to frame.
+//! * [`ObjectCentricEnv`] / [`ObjectCentricVecEnv`]: an [`crate::env::Env`] /
+//!   [`crate::env::vector::VectorEnv`] whose `reset` / `step` return [`ObjectBatch`]es; episode
+//!   starts (resets and autoresets) restart the encoder for that env only.
+//! * [`ObjectBatch::features`]: the `(B, K, 6 + A)` array an agent's network takes.
+
+mod encoder;
+mod env;
+mod objects;
+
+pub use encoder::ObjectEncoder;
+pub use env::{ObjectCentricEnv, ObjectCentricVecEnv, ObjectStep};
+pub use objects::{Object, ObjectBatch, FIXED_FEATURES};

@@ -1,0 +1,261 @@
+//! The object-centric wrapper: streaming equals the offline clip loop, per-stream resets, the
+//! single and vector envs (both autoreset modes), and bad input.
+
+use candle_core::{DType, Device, Tensor};
+use ndarray::{s, Array4, Axis};
+use silot::env::vector::{AutoresetMode, VectorEnv};
+use silot::env::wrappers::TimeLimit;
+use silot::env::{registry, Env, ResetOptions};
+use silot::model::{coords_to_pixel_space, Silot, StepCtx};
+use silot::wrapper::{ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder};
+
+use crate::model_util::{moving_squares, smoke_cfg};
+
+/// A randomly initialised smoke model as an encoder (seed 3).
+fn encoder() -> ObjectEncoder {
+    let cfg = smoke_cfg();
+    let (vm, model) = Silot::build(&cfg.model, 3, DType::F32, &Device::Cpu).unwrap();
+    ObjectEncoder::from_model(model, vm, cfg, &Device::Cpu, 0)
+}
+
+/// `(B, T, H, W, 3)` byte clips of moving squares.
+fn byte_clips(b: usize, t: usize) -> Array4<u8> {
+    let x = moving_squares(b, t, 24, 24, 5); // (B, T, 3, H, W) in [0, 1]
+    let v: Vec<u8> = x
+        .permute((0, 1, 3, 4, 2))
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1::<f32>()
+        .unwrap()
+        .iter()
+        .map(|&p| (p * 255.0).round() as u8)
+        .collect();
+    Array4::from_shape_vec((b * t, 24, 24, 3), v).unwrap()
+}
+
+fn max_diff(a: &ndarray::ArrayD<f32>, b: &ndarray::ArrayD<f32>) -> f32 {
+    assert_eq!(a.shape(), b.shape());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn streaming_equals_the_offline_clip_loop() {
+    let (b, t) = (2, 4);
+    let frames = byte_clips(b, t); // row = bi * t + ti
+                                   // Offline: the clip loop the evaluation uses.
+    let cfg = smoke_cfg();
+    let (_vm, model) = Silot::build(&cfg.model, 3, DType::F32, &Device::Cpu).unwrap();
+    let x = Tensor::from_vec(
+        frames.iter().copied().collect::<Vec<u8>>(),
+        (b, t, 24, 24, 3),
+        &Device::Cpu,
+    )
+    .unwrap()
+    .to_dtype(DType::F32)
+    .unwrap()
+    .affine(1.0 / 255.0, 0.0)
+    .unwrap()
+    .permute((0, 1, 4, 2, 3))
+    .unwrap()
+    .contiguous()
+    .unwrap();
+    let k = cfg.model.eval_objects();
+    let st = model.initial_state(b, k, None, &Device::Cpu).unwrap();
+    let clip = model
+        .run_clip(&x, st, &mut StepCtx::encode(0), None)
+        .unwrap();
+    // Online: one frame per stream per call.
+    let mut enc = encoder();
+    for ti in 0..t {
+        let step: Array4<u8> = ndarray::stack(
+            Axis(0),
+            &[
+                frames.index_axis(Axis(0), ti),
+                frames.index_axis(Axis(0), t + ti),
+            ],
+        )
+        .unwrap();
+        let got = enc.encode(step.view(), &[ti == 0, ti == 0]).unwrap();
+        let want = &clip.objects[ti];
+        assert_eq!(
+            got.ids.iter().copied().collect::<Vec<_>>(),
+            want.ids,
+            "t={ti}"
+        );
+        let pres: Vec<f32> = want.pres.flatten_all().unwrap().to_vec1().unwrap();
+        let got_pres: Vec<f32> = got.pres.iter().copied().collect();
+        assert_eq!(got_pres, pres, "t={ti}");
+        let boxes = coords_to_pixel_space(&want.where_, cfg.model.anchor).unwrap();
+        for (bi, row) in boxes.iter().enumerate() {
+            for (ki, bx) in row.iter().enumerate() {
+                let g = got.boxes.slice(s![bi, ki, ..]);
+                assert_eq!(
+                    [g[0], g[1], g[2], g[3]],
+                    [bx.top, bx.left, bx.height, bx.width]
+                );
+            }
+        }
+        assert_eq!(got.frame_hw, (24, 24));
+        assert_eq!(got.features().shape(), &[b, k, 6 + cfg.model.n_what]);
+    }
+}
+
+#[test]
+fn a_new_episode_restarts_only_its_stream() {
+    let (b, t) = (2, 4);
+    let frames = byte_clips(b, t);
+    let at = |ti: usize| -> Array4<u8> {
+        ndarray::stack(
+            Axis(0),
+            &[
+                frames.index_axis(Axis(0), ti),
+                frames.index_axis(Axis(0), t + ti),
+            ],
+        )
+        .unwrap()
+    };
+    let run = |reset_at: Option<usize>| -> Vec<ObjectBatch> {
+        let mut enc = encoder();
+        (0..t)
+            .map(|ti| {
+                let r1 = ti == 0 || Some(ti) == reset_at;
+                enc.encode(at(ti).view(), &[ti == 0, r1]).unwrap()
+            })
+            .collect()
+    };
+    let plain = run(None);
+    let reset = run(Some(2));
+    // Stream 1 alone, starting at frame 2.
+    let mut alone = encoder();
+    for ti in 0..t {
+        let (p, r) = (&plain[ti], &reset[ti]);
+        let s0 = |o: &ObjectBatch| o.features().index_axis(Axis(0), 0).to_owned().into_dyn();
+        let s1 = |o: &ObjectBatch| o.features().index_axis(Axis(0), 1).to_owned().into_dyn();
+        assert!(
+            max_diff(&s0(p), &s0(r)) < 1e-5,
+            "stream 0 changed at t={ti}"
+        );
+        if ti < 2 {
+            assert!(max_diff(&s1(p), &s1(r)) < 1e-5);
+            continue;
+        }
+        let one = alone
+            .encode(frames.slice(s![t + ti..t + ti + 1, .., .., ..]), &[ti == 2])
+            .unwrap();
+        assert!(
+            max_diff(
+                &s1(r),
+                &one.features().index_axis(Axis(0), 0).to_owned().into_dyn()
+            ) < 1e-5,
+            "restarted stream 1 differs from a fresh encoder at t={ti}"
+        );
+        if ti == 2 {
+            // A restart fills every slot with a newly discovered object under fresh ids.
+            assert!(r.is_new.row(1).iter().all(|&n| n));
+            let before = reset[1].ids.row(1).iter().copied().max().unwrap();
+            assert!(r.ids.row(1).iter().all(|&id| id > before));
+            assert!(max_diff(&s1(p), &s1(r)) > 1e-4, "the reset changed nothing");
+        }
+    }
+}
+
+#[test]
+fn object_centric_env_resets_steps_and_is_deterministic() {
+    let run = || {
+        let env = registry::make("smoke").unwrap();
+        let mut env = ObjectCentricEnv::new(env, encoder()).unwrap();
+        let first = env
+            .reset(Some(4), &ResetOptions::default())
+            .unwrap()
+            .clone();
+        let mut feats = vec![first.features()];
+        for _ in 0..3 {
+            let step = env.step(0).unwrap();
+            assert_eq!(step.rewards.len(), 1);
+            assert!(step.infos[0].objects.is_some());
+            feats.push(step.objects.features());
+        }
+        assert!(first.is_new.iter().all(|&n| n));
+        (feats, env.frame().clone())
+    };
+    let (a, fa) = run();
+    let (b, fb) = run();
+    assert_eq!(a, b);
+    assert_eq!(fa, fb);
+    let k = smoke_cfg().model.eval_objects();
+    assert_eq!(a[0].shape(), &[1, k, 6 + smoke_cfg().model.n_what]);
+    assert!(a.iter().all(|f| f.iter().all(|v| v.is_finite())));
+}
+
+fn vec_env(mode: AutoresetMode) -> VectorEnv<TimeLimit<Box<dyn Env>>> {
+    VectorEnv::with_autoreset(|_| TimeLimit::new(registry::make("smoke")?, 3), 2, 1, mode).unwrap()
+}
+
+#[test]
+fn vector_env_restarts_the_encoder_of_autoreset_envs() {
+    for mode in [AutoresetMode::NextStep, AutoresetMode::SameStep] {
+        let mut venv = ObjectCentricVecEnv::new(vec_env(mode), encoder()).unwrap();
+        // Reference: an encoder fed the same frames, with Gymnasium's autoreset rule applied here.
+        let mut reference = encoder();
+        let (objs, infos) = venv.reset(Some(1)).unwrap();
+        assert_eq!(infos.len(), 2);
+        let objs = objs.clone();
+        let want = reference.encode(venv.inner().obs(), &[true, true]).unwrap();
+        assert_eq!(objs, want);
+        let mut ended_before = [false, false];
+        let mut restarts = 0;
+        for _ in 0..8 {
+            let step = venv.step(&[0, 0]).unwrap();
+            let objects = step.objects.clone();
+            let ended: Vec<bool> = (0..2)
+                .map(|i| step.terminated[i] || step.truncated[i])
+                .collect();
+            let fresh: Vec<bool> = match mode {
+                AutoresetMode::NextStep => ended_before.to_vec(),
+                AutoresetMode::SameStep => ended.clone(),
+            };
+            ended_before = [ended[0], ended[1]];
+            let want = reference.encode(venv.inner().obs(), &fresh).unwrap();
+            assert_eq!(objects, want, "{mode:?}");
+            for (i, &f) in fresh.iter().enumerate() {
+                if f {
+                    restarts += 1;
+                    assert!(objects.is_new.row(i).iter().all(|&n| n), "{mode:?}");
+                }
+            }
+        }
+        // Episodes of 3 steps: both envs restarted at least twice in 8 steps.
+        assert!(restarts >= 4, "{mode:?}: {restarts} restarts");
+    }
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let mut enc = encoder();
+    let gray = Array4::<u8>::zeros((1, 24, 24, 1));
+    let e = enc.encode(gray.view(), &[true]).unwrap_err().to_string();
+    assert!(e.contains("RGB") && e.contains("[1, 24, 24, 1]"), "{e}");
+    let rgb = Array4::<u8>::zeros((2, 24, 24, 3));
+    let e = enc.encode(rgb.view(), &[true]).unwrap_err().to_string();
+    assert!(e.contains("1 new-episode flags for 2 frames"), "{e}");
+    let gray_env = silot::env::wrappers::ResizeGrayscale::new(
+        registry::make("smoke").unwrap(),
+        24,
+        24,
+        silot::env::wrappers::ResizeMethod::Area,
+    )
+    .unwrap();
+    let e = ObjectCentricEnv::new(gray_env, encoder())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("RGB frame observations"), "{e}");
+    let e = ObjectEncoder::load(std::path::Path::new("/nonexistent/run"), &Device::Cpu, 0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no checkpoint"), "{e}");
+}
