@@ -259,3 +259,44 @@ fn bad_input_is_a_clear_error() {
         .to_string();
     assert!(e.contains("no checkpoint"), "{e}");
 }
+
+/// Code written only against the `gymnasium-rs` trait runs on the object-centric env.
+fn gym_rollout<G: gymnasium_rs::core::Env<ndarray::Array2<f32>, usize>>(
+    env: &mut G,
+    steps: usize,
+) -> Vec<ndarray::Array2<f32>> {
+    let (obs, info) = env.reset_seed(2);
+    assert!(info.contains_key("object_ids") && info.contains_key("objects"));
+    let mut out = vec![obs];
+    for _ in 0..steps {
+        let (obs, _r, term, trunc, info) = env.step(0);
+        assert_eq!(info["object_ids"].as_array().unwrap().len(), obs.nrows());
+        out.push(obs);
+        if term || trunc {
+            env.reset_default();
+        }
+    }
+    out
+}
+
+#[test]
+fn object_centric_env_is_a_gymnasium_env() {
+    use gymnasium_rs::core::{Env as GymEnv, Space};
+    let mut env = ObjectCentricEnv::new(registry::make("smoke").unwrap(), encoder()).unwrap();
+    let cfg = smoke_cfg();
+    let (k, d) = (cfg.model.eval_objects(), 6 + cfg.model.n_what);
+    match GymEnv::observation_space(&env) {
+        Space::Box { low, high } => {
+            assert_eq!(low.len(), k * d);
+            assert_eq!((low[0], high[0], high[5]), (0.0, 1.0, 1.0));
+            assert!(high[1].is_infinite() && low[d].eq(&0.0));
+        }
+        other => panic!("expected Box, got {other:?}"),
+    }
+    let a = gym_rollout(&mut env, 3);
+    assert!(a.iter().all(|o| o.dim() == (k, d)));
+    // The same as the native API.
+    let mut native = ObjectCentricEnv::new(registry::make("smoke").unwrap(), encoder()).unwrap();
+    let first = native.reset(Some(2), &ResetOptions::default()).unwrap();
+    assert_eq!(first.features().index_axis(Axis(0), 0), a[0]);
+}

@@ -65,6 +65,25 @@ pub fn to_gym_info(info: &Info) -> GymInfo {
     }
 }
 
+/// `gymnasium-rs` reset arguments as ours.
+///
+/// # Panics
+/// On a negative seed or options that are not our [`ResetOptions`] (the trait has no `Result`).
+pub fn from_gym_reset(
+    env_id: &str,
+    seed: Option<i32>,
+    options: Options,
+) -> (Option<u64>, ResetOptions) {
+    let seed = seed.map(|s| {
+        u64::try_from(s)
+            .unwrap_or_else(|_| panic!("env `{env_id}`: reset seed must be non-negative, got {s}"))
+    });
+    let options: ResetOptions =
+        serde_json::from_value(Value::Object(options.into_iter().collect()))
+            .unwrap_or_else(|e| panic!("env `{env_id}`: bad reset options: {e}"));
+    (seed, options)
+}
+
 impl<E: Env> GymEnv<Array3<u8>, usize> for GymnasiumAdapter<E> {
     fn observation_space(&self) -> GymSpace {
         to_gym_space(self.env.observation_space())
@@ -77,17 +96,7 @@ impl<E: Env> GymEnv<Array3<u8>, usize> for GymnasiumAdapter<E> {
     /// # Panics
     /// On a negative seed, unknown options, or an env error.
     fn reset(&mut self, seed: Option<i32>, options: Options) -> (Array3<u8>, GymInfo) {
-        let seed = seed.map(|s| {
-            u64::try_from(s).unwrap_or_else(|_| {
-                panic!(
-                    "env `{}`: reset seed must be non-negative, got {s}",
-                    self.env.id()
-                )
-            })
-        });
-        let options: ResetOptions =
-            serde_json::from_value(Value::Object(options.into_iter().collect()))
-                .unwrap_or_else(|e| panic!("env `{}`: bad reset options: {e}", self.env.id()));
+        let (seed, options) = from_gym_reset(self.env.id(), seed, options);
         match self.env.reset(seed, &options) {
             Ok((obs, info)) => (obs, to_gym_info(&info)),
             Err(e) => panic!("{e}"),

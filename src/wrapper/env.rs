@@ -95,6 +95,11 @@ impl<E: Env> ObjectCentricEnv<E> {
         &self.frame
     }
 
+    /// The info of the last reset or step.
+    pub fn last_info(&self) -> &Info {
+        &self.info[0]
+    }
+
     /// Space of actions (the wrapped env's).
     pub fn action_space(&self) -> &Space {
         self.env.action_space()

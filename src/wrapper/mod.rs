@@ -8,9 +8,12 @@
 //!   [`crate::env::vector::VectorEnv`] whose `reset` / `step` return [`ObjectBatch`]es; episode
 //!   starts (resets and autoresets) restart the encoder for that env only.
 //! * [`ObjectBatch::features`]: the `(B, K, 6 + A)` array an agent's network takes.
+//! * [`ObjectCentricEnv`] implements `gymnasium_rs::core::Env<Array2<f32>, usize>` (observation:
+//!   the `(K, 6 + A)` features; info: the env's plus `object_ids`).
 
 mod encoder;
 mod env;
+mod gym;
 mod objects;
 
 pub use encoder::ObjectEncoder;
