@@ -398,3 +398,41 @@ test_device!(
     reproducible_cpu,
     reproducible_cuda
 );
+
+/// The object-centric wrapper's encoder on `dev` against the CPU: two streams, three frames.
+fn encoder_matches_cpu(dev: &Device) {
+    use silot::wrapper::ObjectEncoder;
+    let frames = moving_squares(2, 3, 24, 24, 4)
+        .permute((1, 0, 3, 4, 2))
+        .unwrap()
+        .affine(255.0, 0.0)
+        .unwrap()
+        .round()
+        .unwrap()
+        .to_dtype(DType::U8)
+        .unwrap(); // (T, B, H, W, 3)
+    let run = |d: &Device| -> Vec<Vec<f64>> {
+        let cfg = smoke_cfg();
+        let (vm, model) = Silot::build(&cfg.model, 6, DType::F32, d).unwrap();
+        let mut enc = ObjectEncoder::from_model(model, vm, cfg, d, 0);
+        (0..3)
+            .map(|t| {
+                let v: Vec<u8> = frames
+                    .get(t)
+                    .unwrap()
+                    .flatten_all()
+                    .unwrap()
+                    .to_vec1()
+                    .unwrap();
+                let x = ndarray::Array4::from_shape_vec((2, 24, 24, 3), v).unwrap();
+                let o = enc.encode(x.view(), &[t == 0, t == 0]).unwrap();
+                o.features().iter().map(|&f| f as f64).collect()
+            })
+            .collect()
+    };
+    let (got, want) = (run(dev), run(&Device::Cpu));
+    for (t, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_close(&format!("encoder features, frame {t}"), g, w, 2e-3);
+    }
+}
+test_device!(encoder_matches_cpu, encoder_cpu, encoder_cuda);
