@@ -300,6 +300,34 @@ fn train_smoke_writes_metrics_and_resumes() {
         "1",
     ]);
     assert!(!ok && stderr.contains("different config"), "{stderr}");
+    let (ok, _, stderr) = silot(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        r,
+        "--time-limit",
+        "0",
+    ]);
+    assert!(
+        !ok && stderr.contains("positive number of seconds"),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = silot(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        r,
+        "--steps",
+        "50",
+        "--time-limit",
+        "1e-9",
+    ]);
+    assert!(
+        ok && stdout.contains("trained to step 6") && stdout.contains("time limit"),
+        "{stdout}{stderr}"
+    );
     // The trained model tracks: `silot eval --tracker silot` scores it with the same code.
     let json = dir.path().join("silot.json");
     let (ok, _, stderr) = silot(&[

@@ -116,6 +116,31 @@ impl train::source::ClipSource for Squares {
 }
 
 #[test]
+fn time_limit_stops_with_a_checkpoint_and_resumes() {
+    let mut cfg = smoke_cfg();
+    cfg.train.checkpoint_every = 1000; // only the time limit writes a checkpoint here
+    let dir = tempfile::tempdir().unwrap();
+    let opts = |limit: Option<std::time::Duration>| TrainOptions {
+        steps: Some(50),
+        device: Device::Cpu,
+        progress: false,
+        time_limit: limit,
+    };
+    // A limit shorter than one step: exactly one step, then a checkpoint.
+    let tiny = Some(std::time::Duration::from_nanos(1));
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(tiny)).unwrap();
+    assert_eq!((s.steps, s.timed_out), (1, true));
+    let state = std::fs::read_to_string(dir.path().join("checkpoint/state.json")).unwrap();
+    assert!(state.contains("\"step\": 1"), "{state}");
+    // Resumed with the same limit: one more step, nothing lost.
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(tiny)).unwrap();
+    assert_eq!((s.steps, s.timed_out), (2, true));
+    // Without a limit it runs to the step cap.
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(None)).unwrap();
+    assert_eq!((s.steps, s.timed_out), (50, false));
+}
+
+#[test]
 fn run_writes_run_dir_and_resumes() {
     let mut cfg = smoke_cfg();
     cfg.train.steps = 12;
@@ -124,6 +149,7 @@ fn run_writes_run_dir_and_resumes() {
         steps: Some(steps),
         device: Device::Cpu,
         progress: false,
+        time_limit: None,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
     assert_eq!(s.steps, 6);
@@ -173,6 +199,7 @@ fn early_stopping_moves_through_stages() {
         steps: None,
         device: Device::Cpu,
         progress: false,
+        time_limit: None,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
     assert!(s.finished && s.stage == 1, "{s:?}");
@@ -218,6 +245,7 @@ fn custom_validator_drives_early_stopping() {
         steps: Some(30),
         device: Device::Cpu,
         progress: false,
+        time_limit: None,
     };
     let s =
         train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();

@@ -6,10 +6,9 @@
 #
 #   bash ship/run.sh bash scripts/cuda/train_eval.sh RUN_DIR SECONDS [EVAL_SEED [EVAL_CLIPS]]
 #
-# CONFIG (default ship/si_gpu.toml) is the experiment; SECONDS bounds training (the run is
-# stopped with SIGTERM and resumes from its last checkpoint next time: checkpoint_every = 250 in
-# scripts/cuda/space_invaders_gpu_demo.toml). EVAL_SEED: seed of the evaluation clips, never
-# used in training. Weights parts rejoin with `cat weights.part-* > weights.safetensors`.
+# CONFIG (default ship/si_gpu.toml) is the experiment; SECONDS bounds training (`silot train
+# --time-limit`: it stops after the step that crosses it, writes a checkpoint, and the next call
+# resumes there). EVAL_SEED: seed of the evaluation clips, never used in training. Weights parts rejoin with `cat weights.part-* > weights.safetensors`.
 set -uo pipefail
 run=$1
 secs=$2
@@ -24,9 +23,11 @@ if [ "$secs" -gt 0 ]; then
   (while sleep 60; do nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader; done) \
     >"$run/gpu_usage.txt" &
   mon=$!
-  timeout "$secs" silot train --config "$cfg" --out "$run" --device cuda --steps 10000000 \
-    >>"$out/train_log.txt" 2>&1
-  echo "train exit $? after ${secs}s budget" >>"$out/train_log.txt"
+  # --time-limit stops after the step that crosses SECONDS and writes a checkpoint (no steps
+  # lost); `timeout` only guards against a hang.
+  timeout "$((secs + 300))" silot train --config "$cfg" --out "$run" --device cuda \
+    --steps 10000000 --time-limit "$secs" >>"$out/train_log.txt" 2>&1
+  echo "train exit $? after a ${secs}s budget" >>"$out/train_log.txt"
   kill "$mon" 2>/dev/null
   { echo "GPU memory used, utilisation (every 60 s):"; cat "$run/gpu_usage.txt"; } >>"$out/train_log.txt"
 fi

@@ -22,6 +22,10 @@ pub struct TrainArgs {
     /// Stop after this many total steps (default: the config's `train.steps`).
     #[arg(long)]
     pub steps: Option<u64>,
+    /// Stop after the step that ends this many seconds after the start, writing a checkpoint
+    /// (resume later with the same command): for time-boxed or preemptible machines.
+    #[arg(long, value_parser = positive_seconds)]
+    pub time_limit: Option<f64>,
     /// Train on clips from a `silot rollout` dataset instead of rolling out the env on the fly.
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -68,15 +72,30 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         steps: a.steps,
         device,
         progress: true,
+        time_limit: a.time_limit.map(std::time::Duration::from_secs_f64),
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(
         "trained to step {} (stage {}{}); last loss {:.3}; run directory {}",
         summary.steps,
         summary.stage,
-        if summary.finished { ", finished" } else { "" },
+        if summary.finished {
+            ", finished"
+        } else if summary.timed_out {
+            ", time limit reached, checkpoint written"
+        } else {
+            ""
+        },
         summary.last.total,
         a.out.display()
     );
     Ok(())
+}
+
+/// `--time-limit`: a positive, finite number of seconds.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("expected a positive number of seconds, got `{s}`")),
+    }
 }

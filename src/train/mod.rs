@@ -44,6 +44,9 @@ pub struct TrainOptions {
     pub device: Device,
     /// Show a progress bar (only when stderr is a terminal).
     pub progress: bool,
+    /// Stop (with a checkpoint) after the first step that ends this long after the start: a
+    /// time-boxed run loses no steps, unlike one killed from outside.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// What [`run`] did.
@@ -59,6 +62,9 @@ pub struct TrainSummary {
     pub best_val: Option<f64>,
     /// Loss terms of the last training step.
     pub last: LossBreakdown,
+    /// Training stopped at [`TrainOptions::time_limit`].
+    #[serde(default)]
+    pub timed_out: bool,
 }
 
 /// Statistics of one update.
@@ -536,6 +542,7 @@ pub fn run_with_validator(
     });
     let start = Instant::now();
     let mut last = LossBreakdown::default();
+    let mut timed_out = false;
     let spec = ClipSpec {
         batch: t.batch_size,
         n_frames: t.n_frames,
@@ -607,8 +614,17 @@ pub fn run_with_validator(
                     }
                 }
             }
-            if gs % t.checkpoint_every == 0 || gs == max_steps || trainer.progress.finished {
+            timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l);
+            if gs % t.checkpoint_every == 0
+                || gs == max_steps
+                || trainer.progress.finished
+                || timed_out
+            {
                 trainer.save(&ckpt_dir)?;
+            }
+            if timed_out {
+                tracing::info!(step = gs, "time limit reached; checkpoint written");
+                break;
             }
         }
         prefetch.finish()
@@ -622,5 +638,6 @@ pub fn run_with_validator(
         finished: trainer.progress.finished,
         best_val: trainer.progress.early.best,
         last,
+        timed_out,
     })
 }
