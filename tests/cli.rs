@@ -458,3 +458,31 @@ fn tf32_without_cuda_device_is_a_clear_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn baseline_search_tunes_per_count_and_metric() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("search.json");
+    let (ok, stdout, stderr) = silot(&[
+        "baseline-search",
+        "--env",
+        "scattered_mnist",
+        "--counts",
+        "2",
+        "--clips",
+        "2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("52 grid points") && stdout.contains("| 2 | Mota |"),
+        "{stdout}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(v[0]["objects"], 2);
+    assert_eq!(v[0]["search"]["points"].as_array().unwrap().len(), 52);
+    assert_eq!(v[0]["picks"].as_array().unwrap().len(), 3);
+    let (ok, _, stderr) = silot(&["baseline-search", "--env", "smoke_missing_env"]);
+    assert!(!ok && stderr.contains("smoke_missing_env"), "{stderr}");
+}

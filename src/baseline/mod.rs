@@ -3,6 +3,7 @@
 //! (frame-to-frame Hungarian id assignment).
 
 pub mod conncomp;
+pub mod search;
 pub mod tracker;
 
 pub use conncomp::{Component, Detection, Labeller, Neighbourhood};
@@ -167,15 +168,17 @@ impl ConnCompConfig {
     /// Check value ranges; the error names the field and its valid range.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("conncomp config: {m}")));
-        if !(0.0..=3.0).contains(&self.cc_threshold) {
+        // The paper's search grids end just above the largest possible value (3.0001, 1.0001:
+        // nothing is foreground / no colour matches), so those bounds are allowed.
+        if !(0.0..=3.0001).contains(&self.cc_threshold) {
             return bad(format!(
-                "cc_threshold = {} must be in [0, 3]",
+                "cc_threshold = {} must be in [0, 3.0001]",
                 self.cc_threshold
             ));
         }
         if let Some(t) = self.cosine_threshold {
-            if !(-1.0..=1.0).contains(&t) {
-                return bad(format!("cosine_threshold = {t} must be in [-1, 1]"));
+            if !(-1.0..=1.0001).contains(&t) {
+                return bad(format!("cosine_threshold = {t} must be in [-1, 1.0001]"));
             }
             if self.colours.is_empty() {
                 return bad("cosine_threshold is set but colours is empty".into());

@@ -36,7 +36,17 @@ pub fn preset_name(cfg: &ExperimentConfig) -> Option<String> {
 /// Collect `n` clips of `cfg`'s env (test split for MNIST digits); clip `i` uses
 /// `rollout::clip_seed(seed, i)`.
 pub fn eval_clips(cfg: &ExperimentConfig, n: usize, seed: u64) -> Result<Vec<EvalClip>> {
-    let mut env = registry::make_from_spec_split(&cfg.env, Split::Test)?;
+    split_clips(cfg, Split::Test, n, seed)
+}
+
+/// [`eval_clips`] from `split` of the MNIST digits (other envs have no splits).
+pub fn split_clips(
+    cfg: &ExperimentConfig,
+    split: Split,
+    n: usize,
+    seed: u64,
+) -> Result<Vec<EvalClip>> {
+    let mut env = registry::make_from_spec_split(&cfg.env, split)?;
     let opts = RolloutOptions {
         frames_per_clip: EVAL_FRAMES,
         max_warmup_steps: if cfg.env.is_atari() { 300 } else { 0 },

@@ -1,5 +1,6 @@
 //! The `silot` command line: one file per subcommand, each a thin layer over the library.
 
+mod baseline_search;
 mod clips;
 pub mod device;
 mod envs;
@@ -36,6 +37,9 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Train SILOT on an experiment (resumes from the run directory).
     Train(train::TrainArgs),
+    /// Tune the synthetic envs' ConnComp baseline thresholds as the paper did (per object count
+    /// and metric on validation clips, then scored on test clips).
+    BaselineSearch(baseline_search::BaselineSearchArgs),
     /// Run envs through a trained SILOT encoder (the object-centric wrapper) with a random
     /// policy: throughput, and the object sets as JSON lines.
     Observe(observe::ObserveArgs),
@@ -53,6 +57,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Render(a) => render::run(a),
         Command::Train(a) => train::run_cli(a),
         Command::Observe(a) => observe::run(a),
+        Command::BaselineSearch(a) => baseline_search::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
