@@ -36,6 +36,12 @@ struct Args {
     /// Evaluation-mode discovery attention through the composed pair grid (before the fused op).
     #[arg(long)]
     composed_attention: bool,
+    /// Adam composed from candle ops with host-drawn gradient noise (before the fused kernels).
+    #[arg(long)]
+    composed_optimizer: bool,
+    /// Latent noise drawn on the host and copied (before device-side noise).
+    #[arg(long)]
+    host_noise: bool,
     /// Render the reconstruction in inference steps (the encoder alone does not need it).
     #[arg(long)]
     reconstruct: bool,
@@ -302,6 +308,8 @@ fn main() -> Result<()> {
     if args.composed_attention {
         silot::nn::set_fused_attention(false);
     }
+    silot::nn::set_fused_optimizer(!args.composed_optimizer);
+    silot::nn::set_device_noise(!args.host_noise);
     #[cfg(feature = "cuda")]
     candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
     #[cfg(not(feature = "cuda"))]
@@ -324,6 +332,15 @@ fn main() -> Result<()> {
             "fused"
         },
         args.tf32
+    );
+    println!(
+        "optimizer: {}, latent noise: {}",
+        if args.composed_optimizer {
+            "composed, host gradient noise"
+        } else {
+            "fused"
+        },
+        if args.host_noise { "host" } else { "device" }
     );
     if only.contains(&"ops") && !args.host_kernels {
         ops(&dev, args.iters)?;

@@ -173,7 +173,21 @@ pub fn counter_uniform(key: u64, index: u64) -> f64 {
 /// Element `index` of the counter-based TruncatedNormal(0, 1) stream `key` (TF's truncation:
 /// redrawn while `|x| > 2`, each attempt with fresh bits).
 pub fn counter_truncated_normal(key: u64, index: u64) -> f64 {
-    for attempt in 0..32u64 {
+    let z = box_muller(counter_bits(key, index, 0));
+    if z.abs() <= 2.0 {
+        z
+    } else {
+        truncated_normal_retry(key, index)
+    }
+}
+
+/// Attempts 1..32 of [`counter_truncated_normal`] (4.6 % of draws get here). Kept out of line:
+/// with the whole rejection loop inlined, rustc generated code that ran ~10x slower on the dev
+/// box (0.42 µs instead of 0.04 µs per draw).
+#[cold]
+#[inline(never)]
+fn truncated_normal_retry(key: u64, index: u64) -> f64 {
+    for attempt in 1..32u64 {
         let z = box_muller(counter_bits(key, index, attempt));
         if z.abs() <= 2.0 {
             return z;

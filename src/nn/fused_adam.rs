@@ -13,6 +13,7 @@
 
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, DType, InplaceOp2, Layout, Result, Tensor};
+use rayon::prelude::*;
 
 use crate::rng::{counter_truncated_normal, mix64};
 
@@ -68,22 +69,38 @@ fn contiguous_range(l: &Layout, what: &str) -> Result<(usize, usize)> {
         .ok_or_else(|| candle_core::Error::Msg(format!("fused Adam: {what} must be contiguous")))
 }
 
+/// Elements per parallel chunk of the CPU kernels (each element depends only on its index, so
+/// the result does not depend on the threads).
+const CHUNK: usize = 16 * 1024;
+
 fn moments_cpu<T: candle_core::WithDType>(mv: &mut [T], g: &[T], op: &MomentsOp) {
     let n = g.len();
     let (m, v) = mv.split_at_mut(n);
-    for (i, ((m, v), &g)) in m.iter_mut().zip(v.iter_mut()).zip(g).enumerate() {
-        let g = op.grad.apply(g.to_f64(), i as u64);
-        *m = T::from_f64(op.beta1 * m.to_f64() + (1.0 - op.beta1) * g);
-        *v = T::from_f64(op.beta2 * v.to_f64() + (1.0 - op.beta2) * g * g);
-    }
+    m.par_chunks_mut(CHUNK)
+        .zip(v.par_chunks_mut(CHUNK))
+        .zip(g.par_chunks(CHUNK))
+        .enumerate()
+        .for_each(|(c, ((m, v), g))| {
+            for (j, ((m, v), &g)) in m.iter_mut().zip(v.iter_mut()).zip(g).enumerate() {
+                let g = op.grad.apply(g.to_f64(), (c * CHUNK + j) as u64);
+                *m = T::from_f64(op.beta1 * m.to_f64() + (1.0 - op.beta1) * g);
+                *v = T::from_f64(op.beta2 * v.to_f64() + (1.0 - op.beta2) * g * g);
+            }
+        });
 }
 
 fn apply_cpu<T: candle_core::WithDType>(theta: &mut [T], mv: &[T], op: &ApplyOp) {
     let (m, v) = mv.split_at(theta.len());
-    for ((t, m), v) in theta.iter_mut().zip(m).zip(v) {
-        let upd = m.to_f64() / (v.to_f64().sqrt() + op.eps);
-        *t = T::from_f64(t.to_f64() - op.lr_t * upd);
-    }
+    theta
+        .par_chunks_mut(CHUNK)
+        .zip(m.par_chunks(CHUNK))
+        .zip(v.par_chunks(CHUNK))
+        .for_each(|((t, m), v)| {
+            for ((t, m), v) in t.iter_mut().zip(m).zip(v) {
+                let upd = m.to_f64() / (v.to_f64().sqrt() + op.eps);
+                *t = T::from_f64(t.to_f64() - op.lr_t * upd);
+            }
+        });
 }
 
 /// `(dst range, src range)` of an in-place op whose destination holds `dst_per_src` times the

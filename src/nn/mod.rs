@@ -20,31 +20,71 @@ pub mod relation_attention;
 pub mod render;
 pub mod sampler;
 
-static DEVICE_KERNELS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+/// A process-wide on/off switch: the optimised path (on, the default) or the one it replaced,
+/// for before/after benchmarks in one binary.
+struct Switch(std::sync::atomic::AtomicBool);
+
+impl Switch {
+    const fn on() -> Self {
+        Switch(std::sync::atomic::AtomicBool::new(true))
+    }
+    fn set(&self, on: bool) {
+        self.0.store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn get(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+static DEVICE_KERNELS: Switch = Switch::on();
+static FUSED_ATTENTION: Switch = Switch::on();
+static FUSED_OPTIMIZER: Switch = Switch::on();
+static DEVICE_NOISE: Switch = Switch::on();
 
 /// Whether the glimpse sampler and sprite renderer run their CUDA kernels on GPU tensors (the
 /// default). `false` routes GPU tensors through the host CPU kernels (copies both ways), the
 /// behaviour before the CUDA kernels existed; benchmarks use it for before/after comparisons.
 pub fn set_device_kernels(enabled: bool) {
-    DEVICE_KERNELS.store(enabled, std::sync::atomic::Ordering::Relaxed);
+    DEVICE_KERNELS.set(enabled);
 }
 
 /// See [`set_device_kernels`].
 pub fn device_kernels() -> bool {
-    DEVICE_KERNELS.load(std::sync::atomic::Ordering::Relaxed)
+    DEVICE_KERNELS.get()
 }
-
-static FUSED_ATTENTION: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 /// Whether evaluation-mode discovery attention uses the fused op of [`relation_attention`] (the
 /// default) instead of the composed pair grid; benchmarks switch it off for before/after runs.
 pub fn set_fused_attention(enabled: bool) {
-    FUSED_ATTENTION.store(enabled, std::sync::atomic::Ordering::Relaxed);
+    FUSED_ATTENTION.set(enabled);
 }
 
 /// See [`set_fused_attention`].
 pub fn fused_attention() -> bool {
-    FUSED_ATTENTION.load(std::sync::atomic::Ordering::Relaxed)
+    FUSED_ATTENTION.get()
+}
+
+/// Whether [`crate::train::adam::Adam`] updates with the fused kernels of [`fused_adam`] (the
+/// default) or the same update composed from candle ops with the gradient noise drawn on the
+/// host and copied (the path before them; same values up to rounding).
+pub fn set_fused_optimizer(enabled: bool) {
+    FUSED_OPTIMIZER.set(enabled);
+}
+
+/// See [`set_fused_optimizer`].
+pub fn fused_optimizer() -> bool {
+    FUSED_OPTIMIZER.get()
+}
+
+/// Whether [`noise::noise_like`] fills noise tensors on their device (the default) or on the
+/// host and copies them there (the path before; same values).
+pub fn set_device_noise(enabled: bool) {
+    DEVICE_NOISE.set(enabled);
+}
+
+/// See [`set_device_noise`].
+pub fn device_noise() -> bool {
+    DEVICE_NOISE.get()
 }
 
 /// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour

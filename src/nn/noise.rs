@@ -97,7 +97,14 @@ impl CustomOp1 for NoiseOp {
 /// A tensor of `like`'s shape, dtype (F32 or F64) and device filled with `noise` from stream
 /// `key` (row-major element order). Not part of any autograd graph.
 pub fn noise_like(like: &Tensor, noise: Noise, key: u64) -> Result<Tensor> {
-    like.detach().apply_op1_no_bwd(&NoiseOp { noise, key })
+    let op = NoiseOp { noise, key };
+    if super::device_noise() || like.device().is_cpu() {
+        like.detach().apply_op1_no_bwd(&op)
+    } else {
+        // The path before device noise: fill on the host, copy to the device.
+        let host = Tensor::zeros(like.shape(), like.dtype(), &candle_core::Device::Cpu)?;
+        host.apply_op1_no_bwd(&op)?.to_device(like.device())
+    }
 }
 
 #[cfg(test)]

@@ -104,6 +104,13 @@ impl Adam {
         &self.vars
     }
 
+    /// `lr_t` of the next step (`lr·sqrt(1−β2^t)/(1−β1^t)`, `t` = steps so far + 1).
+    fn next_lr_t(&self) -> f64 {
+        let t = (self.step + 1) as f64;
+        let c = &self.cfg;
+        c.lr * (1.0 - c.beta2.powf(t)).sqrt() / (1.0 - c.beta1.powf(t))
+    }
+
     /// One update with the raw gradients in `grads` (no clipping, no noise).
     pub fn step(&mut self, grads: &GradStore) -> Result<()> {
         self.step_with(grads, 1.0, None)
@@ -117,15 +124,11 @@ impl Adam {
         grad_scale: f64,
         noise: Option<GradientNoise>,
     ) -> Result<()> {
+        let lr_t = self.next_lr_t();
         self.step += 1;
-        let t = self.step as f64;
         let AdamConfig {
-            lr,
-            beta1,
-            beta2,
-            eps,
+            beta1, beta2, eps, ..
         } = self.cfg;
-        let lr_t = lr * (1.0 - beta2.powf(t)).sqrt() / (1.0 - beta1.powf(t));
         for (i, (_, var)) in self.vars.iter().enumerate() {
             let Some(g) = grads.get(var.as_tensor()) else {
                 continue;
@@ -136,8 +139,12 @@ impl Adam {
                 key: noise.map_or(0, |n| noise_key(n.key, i)),
             };
             let g = g.detach().to_dtype(var.dtype())?;
-            update_moments(&self.mv[i], &g, transform, beta1, beta2)?;
-            apply_update(var.as_tensor(), &self.mv[i], lr_t, eps)?;
+            if crate::nn::fused_optimizer() {
+                update_moments(&self.mv[i], &g, transform, beta1, beta2)?;
+                apply_update(var.as_tensor(), &self.mv[i], lr_t, eps)?;
+            } else {
+                self.mv[i] = composed_update(var, &self.mv[i], &g, transform, &self.cfg, lr_t)?;
+            }
         }
         Ok(())
     }
@@ -232,6 +239,36 @@ impl Adam {
         self.step = step;
         Ok(())
     }
+}
+
+/// The update as it was before [`crate::nn::fused_adam`] (benchmarks' "before" path, selected by
+/// `nn::set_fused_optimizer(false)`): candle ops per variable, the gradient noise drawn on the
+/// host with ChaCha8 (keyed by the same key; other values than the fused path's counter stream,
+/// same distribution) and copied to the device. Returns the new moments `(2, n)`.
+fn composed_update(
+    var: &Var,
+    mv: &Tensor,
+    g: &Tensor,
+    t: GradTransform,
+    cfg: &AdamConfig,
+    lr_t: f64,
+) -> Result<Tensor> {
+    let mut g = (g * t.scale)?;
+    if t.sigma != 0.0 {
+        let noise = SeededRng::new(t.key)
+            .truncated_normal(g.dims(), g.device())?
+            .to_dtype(g.dtype())?;
+        g = (g + (noise * t.sigma)?)?;
+    }
+    let (m, v) = (
+        mv.get(0)?.reshape(var.shape())?,
+        mv.get(1)?.reshape(var.shape())?,
+    );
+    let m = ((m * cfg.beta1)? + (&g * (1.0 - cfg.beta1))?)?;
+    let v = ((v * cfg.beta2)? + (g.sqr()? * (1.0 - cfg.beta2))?)?;
+    let upd = (&m / (v.sqrt()? + cfg.eps)?)?;
+    var.set(&(var.as_tensor() - (upd * lr_t)?)?)?;
+    Tensor::stack(&[m.flatten_all()?, v.flatten_all()?], 0)
 }
 
 /// The global L2 norm of the gradients of `vars` (summed in f64 on the device; one host
@@ -547,5 +584,42 @@ mod tests {
         assert_eq!(clip_scale(f64::NAN, 1.0), 1.0);
         assert_eq!(clip_scale(4.0, 1.0), 0.25);
         assert_eq!(clip_scale(0.5, 1.0), 1.0);
+    }
+
+    #[test]
+    fn the_composed_before_path_gives_the_same_update_without_noise() {
+        let cfg = AdamConfig {
+            lr: 0.05,
+            ..Default::default()
+        };
+        let run = |fused: bool| {
+            let vs = vars();
+            let mut a = Adam::new(vs.clone(), cfg).unwrap();
+            for _ in 0..3 {
+                let g = loss_grads(&vs);
+                let norm = global_grad_norm(&g, &vs).unwrap();
+                if fused {
+                    a.step_with(&g, clip_scale(norm, 1.0), None).unwrap();
+                } else {
+                    for (i, (_, var)) in vs.iter().enumerate() {
+                        let gi = g.get(var.as_tensor()).unwrap().detach();
+                        let t = GradTransform {
+                            scale: clip_scale(norm, 1.0),
+                            sigma: 0.0,
+                            key: 0,
+                        };
+                        a.mv[i] =
+                            composed_update(var, &a.mv[i], &gi, t, &cfg, a.next_lr_t()).unwrap();
+                    }
+                    a.step += 1;
+                }
+            }
+            values(&vs)
+        };
+        let (x, y) = (run(true), run(false));
+        assert!(
+            x.iter().zip(&y).all(|(p, q)| (p - q).abs() < 1e-12),
+            "{x:?} vs {y:?}"
+        );
     }
 }
