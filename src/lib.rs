@@ -2,7 +2,8 @@
 //!
 //! Object-centric RL environments: Gymnasium-style Atari (ALE) and the SILOT paper's synthetic
 //! videos (Scattered MNIST, Scattered Shapes) with exact ground truth; the SILOT unsupervised
-//! object-tracking VAE on candle; ConnComp labelling and tracking metrics.
+//! object-tracking VAE on candle; the wrapper that turns pixel observations into SILOT object
+//! sets; ConnComp labelling and tracking metrics.
 //!
 //! Module map:
 //! - [`env`]: the Gymnasium-style [`env::Env`] trait, Atari ([`env::atari`]), the synthetic
@@ -11,7 +12,10 @@
 //! - [`model`]: SILOT — discovery, propagation, the learned prior, selection, rendering, loss.
 //! - [`nn`]: building blocks (MLP, GRU, backbone, glimpse sampler, sprite renderer, distributions).
 //! - [`train`]: Adam, checkpoints, curriculum and early stopping, clip sources.
-//! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp.
+//! - [`wrapper`]: the object-centric wrapper — envs whose observations come out of a trained
+//!   SILOT encoder as fixed-K object sets.
+//! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp (and its
+//!   threshold search).
 //! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
 
 pub mod baseline;
