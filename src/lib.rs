@@ -6,7 +6,7 @@
 //! sets; ConnComp labelling and tracking metrics.
 //!
 //! Module map:
-//! - [`env`]: the Gymnasium-style [`env::Env`] trait, Atari ([`env::atari`]), the synthetic
+//! - [`env`](mod@env): the Gymnasium-style [`env::Env`] trait, Atari ([`env::atari`]), the synthetic
 //!   videos ([`env::synthetic`]), wrappers, the vector env, the registry of ids, the env checker.
 //! - [`data`]: clips and clip datasets (`silot rollout`).
 //! - [`model`]: SILOT — discovery, propagation, the learned prior, selection, rendering, loss.
