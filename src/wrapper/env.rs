@@ -138,7 +138,8 @@ impl<E: Env> ObjectCentricEnv<E> {
 
 /// A [`VectorEnv`] seen through SILOT: one batched model step per vector step (all sub-envs'
 /// frames together on the model's device). A sub-env whose observation is a fresh reset (after
-/// autoreset, in either [`AutoresetMode`]) starts from the empty object set.
+/// autoreset, in either [`AutoresetMode`]) starts from the empty object set. In `SameStep` mode
+/// the final frame of an ended episode is not encoded (it is in [`VectorEnv::final_obs`]).
 pub struct ObjectCentricVecEnv<E: Env + 'static> {
     venv: VectorEnv<E>,
     encoder: ObjectEncoder,
