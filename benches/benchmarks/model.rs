@@ -4,7 +4,8 @@
 //!
 //! Sizes: Scattered MNIST training (48×48, B=16, T=8, K=16), Space Invaders training crops
 //! (72×72, B=16, T=8, K=36, 21×21 sprites, wider MLPs), Space Invaders inference (195×160,
-//! B=8, K=128, one timestep). Run: `cargo bench --bench bench_main -- model`.
+//! B=8, K=128, one timestep) and the same step through the object-centric wrapper's encoder.
+//! Run: `cargo bench --bench bench_main -- model`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,6 +17,7 @@ use silot::model::{Silot, StepCtx};
 use silot::profile::SpanTimes;
 use silot::rng::SeededRng;
 use silot::train::Trainer;
+use silot::wrapper::ObjectEncoder;
 use tracing_subscriber::prelude::*;
 
 fn mnist_cfg() -> RunConfig {
@@ -105,6 +107,18 @@ fn infer_bench(c: &mut Criterion) {
     g.warm_up_time(Duration::from_millis(1));
     g.measurement_time(Duration::from_secs(20));
     g.bench_function(name, |b| b.iter(&mut run));
+    // The object-centric wrapper's encoder on the same model and batch (byte frames in, host
+    // object arrays out): its overhead over the bare step above, measured in the same run.
+    let mut enc = ObjectEncoder::from_model(model.clone(), _vm, cfg.clone(), &dev, 0);
+    let mut rng = SeededRng::new(3);
+    let bytes: Vec<u8> = (0..8 * 195 * 160 * 3)
+        .map(|_| (rng.uniform_f32() * 255.0) as u8)
+        .collect();
+    let frames_u8 = ndarray::Array4::from_shape_vec((8, 195, 160, 3), bytes).unwrap();
+    enc.encode(frames_u8.view(), &[true; 8]).unwrap(); // a carried state, as in steady use
+    g.bench_function("wrapper_encode_invaders_195x160_b8_k128", |b| {
+        b.iter(|| black_box(enc.encode(frames_u8.view(), &[false; 8]).unwrap()))
+    });
     g.finish();
 }
 
