@@ -73,34 +73,70 @@ fn contiguous_range(l: &Layout, what: &str) -> Result<(usize, usize)> {
 /// the result does not depend on the threads).
 const CHUNK: usize = 16 * 1024;
 
-fn moments_cpu<T: candle_core::WithDType>(mv: &mut [T], g: &[T], op: &MomentsOp) {
-    let n = g.len();
-    let (m, v) = mv.split_at_mut(n);
-    m.par_chunks_mut(CHUNK)
-        .zip(v.par_chunks_mut(CHUNK))
-        .zip(g.par_chunks(CHUNK))
-        .enumerate()
-        .for_each(|(c, ((m, v), g))| {
-            for (j, ((m, v), &g)) in m.iter_mut().zip(v.iter_mut()).zip(g).enumerate() {
-                let g = op.grad.apply(g.to_f64(), (c * CHUNK + j) as u64);
-                *m = T::from_f64(op.beta1 * m.to_f64() + (1.0 - op.beta1) * g);
-                *v = T::from_f64(op.beta2 * v.to_f64() + (1.0 - op.beta2) * g * g);
-            }
-        });
+/// The element loop of one of the two in-place ops on the host: `dst` updated from `src`.
+trait CpuKernel {
+    /// Elements of the destination per element of the source.
+    const DST_PER_SRC: f64;
+    fn run<T: candle_core::WithDType>(&self, dst: &mut [T], src: &[T]);
 }
 
-fn apply_cpu<T: candle_core::WithDType>(theta: &mut [T], mv: &[T], op: &ApplyOp) {
-    let (m, v) = mv.split_at(theta.len());
-    theta
-        .par_chunks_mut(CHUNK)
-        .zip(m.par_chunks(CHUNK))
-        .zip(v.par_chunks(CHUNK))
-        .for_each(|((t, m), v)| {
-            for ((t, m), v) in t.iter_mut().zip(m).zip(v) {
-                let upd = m.to_f64() / (v.to_f64().sqrt() + op.eps);
-                *t = T::from_f64(t.to_f64() - op.lr_t * upd);
-            }
-        });
+impl CpuKernel for MomentsOp {
+    const DST_PER_SRC: f64 = 2.0;
+
+    /// `dst` = moments `(2, n)`, `src` = gradient `(n)`.
+    fn run<T: candle_core::WithDType>(&self, mv: &mut [T], g: &[T]) {
+        let (m, v) = mv.split_at_mut(g.len());
+        m.par_chunks_mut(CHUNK)
+            .zip(v.par_chunks_mut(CHUNK))
+            .zip(g.par_chunks(CHUNK))
+            .enumerate()
+            .for_each(|(c, ((m, v), g))| {
+                for (j, ((m, v), &g)) in m.iter_mut().zip(v.iter_mut()).zip(g).enumerate() {
+                    let g = self.grad.apply(g.to_f64(), (c * CHUNK + j) as u64);
+                    *m = T::from_f64(self.beta1 * m.to_f64() + (1.0 - self.beta1) * g);
+                    *v = T::from_f64(self.beta2 * v.to_f64() + (1.0 - self.beta2) * g * g);
+                }
+            });
+    }
+}
+
+impl CpuKernel for ApplyOp {
+    const DST_PER_SRC: f64 = 0.5;
+
+    /// `dst` = parameter `(n)`, `src` = moments `(2, n)`.
+    fn run<T: candle_core::WithDType>(&self, theta: &mut [T], mv: &[T]) {
+        let (m, v) = mv.split_at(theta.len());
+        theta
+            .par_chunks_mut(CHUNK)
+            .zip(m.par_chunks(CHUNK))
+            .zip(v.par_chunks(CHUNK))
+            .for_each(|((t, m), v)| {
+                for ((t, m), v) in t.iter_mut().zip(m).zip(v) {
+                    let upd = m.to_f64() / (v.to_f64().sqrt() + self.eps);
+                    *t = T::from_f64(t.to_f64() - self.lr_t * upd);
+                }
+            });
+    }
+}
+
+/// `InplaceOp2::cpu_fwd` of either op: checks, dtype dispatch, the kernel.
+fn cpu_inplace<K: CpuKernel>(
+    k: &K,
+    name: &str,
+    (s1, l1): (&mut CpuStorage, &Layout),
+    (s2, l2): (&CpuStorage, &Layout),
+) -> Result<()> {
+    let [(a, b), (c, d)] = ranges(l1, l2, K::DST_PER_SRC, name)?;
+    match (s1, s2) {
+        (CpuStorage::F32(x), CpuStorage::F32(y)) => k.run(&mut x[a..b], &y[c..d]),
+        (CpuStorage::F64(x), CpuStorage::F64(y)) => k.run(&mut x[a..b], &y[c..d]),
+        (x, y) => candle_core::bail!(
+            "fused Adam takes F32 or F64 of one dtype, got {:?} and {:?}",
+            x.dtype(),
+            y.dtype()
+        ),
+    }
+    Ok(())
 }
 
 /// `(dst range, src range)` of an in-place op whose destination holds `dst_per_src` times the
@@ -130,17 +166,7 @@ impl InplaceOp2 for MomentsOp {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<()> {
-        let [(a, b), (c, d)] = ranges(l1, l2, 2.0, self.name())?;
-        match (s1, s2) {
-            (CpuStorage::F32(mv), CpuStorage::F32(g)) => moments_cpu(&mut mv[a..b], &g[c..d], self),
-            (CpuStorage::F64(mv), CpuStorage::F64(g)) => moments_cpu(&mut mv[a..b], &g[c..d], self),
-            (x, y) => candle_core::bail!(
-                "fused Adam takes F32 or F64 of one dtype, got {:?} and {:?}",
-                x.dtype(),
-                y.dtype()
-            ),
-        }
-        Ok(())
+        cpu_inplace(self, self.name(), (s1, l1), (s2, l2))
     }
 
     #[cfg(feature = "cuda")]
@@ -151,7 +177,7 @@ impl InplaceOp2 for MomentsOp {
         s2: &candle_core::CudaStorage,
         l2: &Layout,
     ) -> Result<()> {
-        let [dst, src] = ranges(l1, l2, 2.0, self.name())?;
+        let [dst, src] = ranges(l1, l2, Self::DST_PER_SRC, self.name())?;
         let hyper = [self.grad.scale, self.grad.sigma, self.beta1, self.beta2];
         if super::cuda::is_f32(s2)? {
             super::cuda::adam_moments::<f32>(s1, dst, s2, src, hyper, self.grad.key)
@@ -173,17 +199,7 @@ impl InplaceOp2 for ApplyOp {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<()> {
-        let [(a, b), (c, d)] = ranges(l1, l2, 0.5, self.name())?;
-        match (s1, s2) {
-            (CpuStorage::F32(t), CpuStorage::F32(mv)) => apply_cpu(&mut t[a..b], &mv[c..d], self),
-            (CpuStorage::F64(t), CpuStorage::F64(mv)) => apply_cpu(&mut t[a..b], &mv[c..d], self),
-            (x, y) => candle_core::bail!(
-                "fused Adam takes F32 or F64 of one dtype, got {:?} and {:?}",
-                x.dtype(),
-                y.dtype()
-            ),
-        }
-        Ok(())
+        cpu_inplace(self, self.name(), (s1, l1), (s2, l2))
     }
 
     #[cfg(feature = "cuda")]
@@ -194,7 +210,7 @@ impl InplaceOp2 for ApplyOp {
         s2: &candle_core::CudaStorage,
         l2: &Layout,
     ) -> Result<()> {
-        let [dst, src] = ranges(l1, l2, 0.5, self.name())?;
+        let [dst, src] = ranges(l1, l2, Self::DST_PER_SRC, self.name())?;
         if super::cuda::is_f32(s2)? {
             super::cuda::adam_apply::<f32>(s1, dst, s2, src, [self.lr_t, self.eps])
         } else {
