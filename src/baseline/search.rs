@@ -70,15 +70,6 @@ impl Metric {
     /// All three, in report order.
     pub const ALL: [Metric; 3] = [Metric::Ap, Metric::Mota, Metric::CountAbsError];
 
-    /// The metric's value in a report.
-    pub fn value(self, r: &crate::eval::EvalReport) -> f64 {
-        match self {
-            Metric::Ap => r.ap,
-            Metric::Mota => r.mota,
-            Metric::CountAbsError => r.count_abs_error,
-        }
-    }
-
     /// Whether `a` is strictly better than `b`.
     fn better(self, a: f64, b: f64) -> bool {
         match self {
@@ -103,6 +94,17 @@ pub struct PointScore {
     pub count_abs_error: f64,
 }
 
+impl PointScore {
+    /// The score for `metric`.
+    pub fn score(&self, metric: Metric) -> f64 {
+        match metric {
+            Metric::Ap => self.ap,
+            Metric::Mota => self.mota,
+            Metric::CountAbsError => self.count_abs_error,
+        }
+    }
+}
+
 /// The search's outcome: every point's scores and, per metric, the best point (the first in
 /// grid order among equals, i.e. the lowest thresholds).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,10 +116,15 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The grid point picked for `metric`.
+    pub fn best_point(&self, metric: Metric) -> Option<&PointScore> {
+        let (_, i) = self.best.iter().find(|(m, _)| *m == metric)?;
+        self.points.get(*i)
+    }
+
     /// The config picked for `metric` (`base` with its thresholds).
     pub fn config_for(&self, metric: Metric, base: &ConnCompConfig) -> Option<ConnCompConfig> {
-        let (_, i) = self.best.iter().find(|(m, _)| *m == metric)?;
-        let p = &self.points[*i];
+        let p = self.best_point(metric)?;
         Some(ConnCompConfig {
             cc_threshold: p.cc_threshold,
             cosine_threshold: p.cosine_threshold,
@@ -158,14 +165,9 @@ pub fn grid_search(
     let best = Metric::ALL
         .iter()
         .map(|&m| {
-            let value = |p: &PointScore| match m {
-                Metric::Ap => p.ap,
-                Metric::Mota => p.mota,
-                Metric::CountAbsError => p.count_abs_error,
-            };
             let mut at = 0;
             for (i, p) in points.iter().enumerate() {
-                if m.better(value(p), value(&points[at])) {
+                if m.better(p.score(m), points[at].score(m)) {
                     at = i;
                 }
             }

@@ -159,19 +159,7 @@ pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
             };
             let mut tracker = crate::baseline::ConnCompTracker::new(pc.clone())?;
             let test = evaluate_tracker(&mut tracker, &test_x, &test_gt, &c.eval.metrics)?;
-            let val = search
-                .best
-                .iter()
-                .find(|(bm, _)| *bm == m)
-                .map(|&(_, i)| {
-                    let p = &search.points[i];
-                    match m {
-                        Metric::Ap => p.ap,
-                        Metric::Mota => p.mota,
-                        Metric::CountAbsError => p.count_abs_error,
-                    }
-                })
-                .unwrap_or(f64::NAN);
+            let val = search.best_point(m).map_or(f64::NAN, |p| p.score(m));
             let paper = if mnist { paper_mnist_pick(m, n) } else { None };
             println!(
                 "| {n} | {m:?} | {:.3} | {} | {val:.3} | {:.3} | {:.3} | {:.3} | {} |",
