@@ -134,12 +134,12 @@ impl ObjectEncoder {
 
     fn frames_tensor(&self, frames: ArrayView4<'_, u8>) -> Result<Tensor> {
         let (b, h, w, c) = frames.dim();
-        let data: Vec<u8> = match frames.as_slice() {
-            Some(s) => s.to_vec(),
-            None => frames.iter().copied().collect(),
+        // Contiguous frames (the vector env's buffer) go to the device without a host copy.
+        let x = match frames.as_slice() {
+            Some(s) => Tensor::from_slice(s, (b, h, w, c), &self.device)?,
+            None => Tensor::from_vec(frames.iter().copied().collect(), (b, h, w, c), &self.device)?,
         };
-        Ok(Tensor::from_vec(data, (b, h, w, c), &self.device)?
-            .to_dtype(DType::F32)?
+        Ok(x.to_dtype(DType::F32)?
             .affine(1.0 / 255.0, 0.0)?
             .permute((0, 3, 1, 2))?
             .contiguous()?)
