@@ -42,6 +42,10 @@ struct Args {
     /// Latent noise drawn on the host and copied (before device-side noise).
     #[arg(long)]
     host_noise: bool,
+    /// Bias adds, ReLUs and the glimpse gate as candle broadcast ops (before the fused
+    /// epilogues of `silot::nn::epilogue`).
+    #[arg(long)]
+    composed_epilogues: bool,
     /// Render the reconstruction in inference steps (the encoder alone does not need it).
     #[arg(long)]
     reconstruct: bool,
@@ -310,6 +314,7 @@ fn main() -> Result<()> {
     }
     silot::nn::set_fused_optimizer(!args.composed_optimizer);
     silot::nn::set_device_noise(!args.host_noise);
+    silot::nn::set_fused_epilogues(!args.composed_epilogues);
     #[cfg(feature = "cuda")]
     candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
     #[cfg(not(feature = "cuda"))]
@@ -334,13 +339,18 @@ fn main() -> Result<()> {
         args.tf32
     );
     println!(
-        "optimizer: {}, latent noise: {}",
+        "optimizer: {}, latent noise: {}, epilogues: {}",
         if args.composed_optimizer {
             "composed, host gradient noise"
         } else {
             "fused"
         },
-        if args.host_noise { "host" } else { "device" }
+        if args.host_noise { "host" } else { "device" },
+        if args.composed_epilogues {
+            "composed"
+        } else {
+            "fused"
+        }
     );
     if only.contains(&"ops") && !args.host_kernels {
         ops(&dev, args.iters)?;

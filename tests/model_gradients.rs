@@ -13,7 +13,9 @@ use crate::model_util::{moving_squares, smoke_cfg};
 /// Parameters whose gradient is legitimately zero: the learned prior has no image access, so its
 /// what-input network only ever sees a zero glimpse encoding (reference §2.4): its first layer
 /// weight never gets a gradient, and at initialisation (zero biases) its hidden activations are
-/// zero too, so the next layer's weight gets none either.
+/// zero too, so the next layer's weight gets none either, nor does the first layer's bias: its
+/// pre-activation is exactly 0 and ReLU's gradient at 0 is 0 (TF's `ReluGrad`, which the fused
+/// bias + ReLU of `silot::nn::epilogue` follows; candle's own `relu` passes 1 there).
 ///
 /// A clip of several frames is needed for the learned prior's GRU: its new state at step t is only
 /// read at step t+1, and its input state is zero for objects discovered at the previous step (null
@@ -21,6 +23,7 @@ use crate::model_util::{moving_squares, smoke_cfg};
 /// object that survived two selections and is read one step later (6 frames make that happen with
 /// this seed; discovery dropout makes survivals likely).
 const ZERO_OK: &[&str] = &[
+    "prior.what_inp.layer0.bias",
     "prior.what_inp.layer0.weight",
     "prior.what_inp.layer1.weight",
 ];

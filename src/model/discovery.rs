@@ -14,6 +14,7 @@ use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::conv::conv2d;
 use crate::nn::mlp::Mlp;
+use crate::nn::patches::conv2d_nhwc;
 use crate::nn::sampler::extract_glimpses;
 
 /// The discovery module's networks.
@@ -137,35 +138,63 @@ impl Discovery {
         })
     }
 
-    /// Discover one object per grid cell.
+    /// Fuse bottom-up and top-down features (`d_fuse`): two 3×3 convolutions, ReLU between.
+    /// `v_bu (B, F, gh, gw)`, `v_td (B, gh·gw, F)` → `(B, gh·gw, F)`. With `channels_last` the
+    /// same convolutions run channels-last as patches + matmul ([`conv2d_nhwc`]; no gradient
+    /// through the patches: inference only) instead of candle's channels-first im2col.
+    pub fn fuse(&self, v_bu: &Tensor, v_td: &Tensor, channels_last: bool) -> Result<Tensor> {
+        let (b, f, gh, gw) = v_bu.dims4()?;
+        if v_td.dims() != [b, gh * gw, f] {
+            candle_core::bail!(
+                "discovery: v_td {:?} does not match v_bu {:?} (want [{b}, {}, {f}])",
+                v_td.dims(),
+                v_bu.dims(),
+                gh * gw
+            );
+        }
+        if channels_last {
+            let pad = |t: Tensor| t.pad_with_zeros(1, 1, 1)?.pad_with_zeros(2, 1, 1);
+            let v = Tensor::cat(
+                &[&v_td.reshape((b, gh, gw, f))?, &v_bu.permute((0, 2, 3, 1))?],
+                3,
+            )?; // (B, gh, gw, 2F)
+            let (c1, c2) = (&self.fuse1, &self.fuse2);
+            let v = conv2d_nhwc(&pad(v)?, c1.weight(), c1.bias(), 1, true)?;
+            let v = conv2d_nhwc(&pad(v)?, c2.weight(), c2.bias(), 1, false)?;
+            return v.reshape((b, gh * gw, f));
+        }
+        let v_td = v_td.transpose(1, 2)?.reshape((b, f, gh, gw))?;
+        let v = Tensor::cat(&[&v_td, v_bu], 1)?;
+        let v = self.fuse2.forward(&self.fuse1.forward(&v)?.relu()?)?; // (B, F, gh, gw)
+        v.flatten_from(2)?.transpose(1, 2) // (B, Q, F)
+    }
+
+    /// Discover one object per grid cell from the fused features ([`Self::fuse`]).
     ///
     /// # Shapes
-    /// * `frame`: `(B, 3, H_img, W_img)`; `v_bu`: `(B, F, gh, gw)`; `v_td`: `(B, gh·gw, F)`
+    /// * `frame`: `(B, 3, H_img, W_img)`; `v`: `(B, gh·gw, F)`; `grid`: `(gh, gw)`
     /// * `offset`: `(B, 2)` crop offset in anchor units (added to `abs_posn`)
     /// * `init_state`: `(S)` trainable initial GRU state of discovered objects
     pub fn forward(
         &self,
         frame: &Tensor,
-        v_bu: &Tensor,
-        v_td: &Tensor,
+        v: &Tensor,
+        (gh, gw): (usize, usize),
         offset: &Tensor,
         init_state: &Tensor,
         s: &mut LatentSampler,
     ) -> Result<DiscoveryOut> {
         let _span = tracing::trace_span!("discovery_heads").entered();
-        let (b, f, gh, gw) = v_bu.dims4()?;
+        let (b, q, _) = v.dims3()?;
+        if q != gh * gw {
+            candle_core::bail!("discovery: {q} cells but a {gh}x{gw} grid");
+        }
         let (_, _, hi, wi) = frame.dims4()?;
-        let q = gh * gw;
         let cfg = &self.cfg;
         let p = cfg.n_passthrough_features;
         let a = cfg.n_what;
-        // --- fuse ---
-        let v_td = v_td.transpose(1, 2)?.reshape((b, f, gh, gw))?;
-        let v = Tensor::cat(&[&v_td, v_bu], 1)?;
-        let v = self.fuse2.forward(&self.fuse1.forward(&v)?.relu()?)?; // (B, F, gh, gw)
-        let v = v.flatten_from(2)?.transpose(1, 2)?; // (B, Q, F)
-        let base = with_flag(&v, true)?; // (B, Q, F+2)
-                                         // --- where ---
+        let base = with_flag(v, true)?; // (B, Q, F+2)
+                                        // --- where ---
         let wo = self.where_head.forward(&base)?; // (B, Q, 8+P)
         let mu = s.wheel(wo.narrow(D::Minus1, 0, 4)?);
         let ls = s.wheel(wo.narrow(D::Minus1, 4, 4)?);
@@ -290,8 +319,19 @@ pub(crate) mod tests {
             obj_temp: 1.0,
             concrete_temp: 1.0,
         };
+        let v = d.fuse(&v_bu, &v_td, false).unwrap();
+        let v_last = d.fuse(&v_bu, &v_td, true).unwrap();
+        let err: f32 = (&v - &v_last)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .max_all()
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert!(err < 1e-5, "channels-last fuse differs by {err}");
         let out = d
-            .forward(&frame, &v_bu, &v_td, &offset, &init, &mut s)
+            .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
             .unwrap();
         let o = &out.objects;
         assert_eq!(o.where_.dims(), &[2, 4, 4]);

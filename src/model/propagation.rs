@@ -21,6 +21,7 @@ use super::config::ModelConfig;
 use super::discovery::{to_image_boxes, with_flag};
 use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
+use crate::nn::epilogue::gate_channels;
 use crate::nn::gru::Gru;
 use crate::nn::mlp::Mlp;
 use crate::nn::sampler::extract_glimpses;
@@ -114,8 +115,13 @@ impl PropagationLayer {
         let [oh, ow] = self.cfg.object_size;
         let boxes = to_image_boxes(where_, self.cfg.anchor, (hi, wi))?;
         let g = extract_glimpses(frame, &boxes, (oh, ow))?; // (B, K, 3, oh, ow)
-        let m = candle_nn::ops::sigmoid(&(mask_logit + 1.0)?)?.reshape((b, k, 1, oh, ow))?;
-        enc.forward(&g.broadcast_mul(&m)?.flatten_from(2)?)
+        let c = g.dim(2)?;
+        let gated = gate_channels(
+            &g.reshape((b * k, c, oh * ow))?,
+            &mask_logit.reshape((b * k, oh * ow))?,
+            1.0,
+        )?; // (B·K, C, oh·ow): glimpse · σ(mask_logit + 1)
+        enc.forward(&gated.reshape((b, k, c * oh * ow))?)
     }
 
     /// Propagate `prev` one step.

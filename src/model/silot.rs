@@ -311,9 +311,10 @@ impl Silot {
                 self.disc_attention
                     .forward_inference(&feats, &centres, &cells)?
             };
+            let v = self.discovery.fuse(&v_bu, &v_td, !ctx.training)?;
             let mut s = self.sampler(ctx);
             self.discovery
-                .forward(frame, &v_bu, &v_td, &state.offset, &self.init_state, &mut s)?
+                .forward(frame, &v, (gh, gw), &state.offset, &self.init_state, &mut s)?
         };
         // --- discovery dropout (training, t > 0) / prior mode ---
         let mut disc_objects = disc.objects.clone();

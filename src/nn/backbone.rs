@@ -83,10 +83,7 @@ impl Backbone {
         let n = self.convs.len();
         for (i, (conv, &s)) in self.convs.iter().zip(&self.strides).enumerate() {
             let _span = layer_span(i);
-            x = conv2d_nhwc(&x, conv.weight(), conv.bias(), s)?;
-            if i + 1 < n {
-                x = x.relu()?;
-            }
+            x = conv2d_nhwc(&x, conv.weight(), conv.bias(), s, i + 1 < n)?;
         }
         x.permute((0, 3, 1, 2))?.contiguous() // (N, F, gh, gw)
     }

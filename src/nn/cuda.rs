@@ -19,12 +19,20 @@ pub(crate) const RENDER_MAX_CHANNELS: usize = 4;
 pub(crate) trait KernelFloat: DeviceRepr + ValidAsZeroBits + CudaDType + Copy {
     /// Kernel name suffix.
     const SUFFIX: &'static str;
+    /// `v` rounded to this type (kernel scalar arguments).
+    fn of(v: f64) -> Self;
 }
 impl KernelFloat for f32 {
     const SUFFIX: &'static str = "f32";
+    fn of(v: f64) -> Self {
+        v as f32
+    }
 }
 impl KernelFloat for f64 {
     const SUFFIX: &'static str = "f64";
+    fn of(v: f64) -> Self {
+        v
+    }
 }
 
 /// The contiguous elements of `s` described by `l`.
@@ -72,6 +80,7 @@ pub(crate) fn glimpse_fwd<T: KernelFloat>(
     let (b, c, h, w, k, gh, gw) = d;
     let dev = img.0.device();
     let n = b * k * c * gh * gw;
+    let positions = u32_len(b * k * gh * gw, "glimpse pixels")? as usize;
     let (iv, bv) = (view::<T>(img.0, img.1)?, view::<T>(boxes.0, boxes.1)?);
     // SAFETY: every element is written by the kernel.
     let out = unsafe { dev.alloc::<T>(n.max(1))? };
@@ -86,11 +95,12 @@ pub(crate) fn glimpse_fwd<T: KernelFloat>(
         lb.arg(a);
     }
     let cfg = LaunchConfig {
-        grid_dim: (blocks(n, 256)?, 1, 1),
+        grid_dim: (blocks(positions, 256)?, 1, 1),
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: argument list matches `glimpse_fwd_*` in kernels.cu; buffers hold the sizes used.
+    // SAFETY: argument list matches `glimpse_fwd_*` in kernels.cu (one thread per glimpse
+    // pixel, all channels); buffers hold the sizes used.
     unsafe { lb.launch(cfg) }.w()?;
     Ok(out)
 }
@@ -259,6 +269,9 @@ pub(crate) fn rel_attn_fwd<T: KernelFloat>(
     inputs: [(&CudaStorage, &Layout); 3],
     d: &RelAttnDims,
 ) -> Result<CudaSlice<T>> {
+    if let Some(out) = rel_attn_fwd_warp::<T>(inputs, d)? {
+        return Ok(out);
+    }
     let dev = inputs[0].0.device();
     let [proj, geo, params] = inputs;
     let (pv, gv, wv) = (
@@ -308,6 +321,76 @@ pub(crate) fn rel_attn_fwd<T: KernelFloat>(
     Ok(out)
 }
 
+/// Warps per block of `rel_attn_fwd_warp_*` (`RA_WARPS` in `kernels.cu`).
+const REL_ATTN_WARPS: usize = 4;
+/// Static shared-memory limit per block without an opt-in.
+const SHARED_LIMIT: usize = 48 * 1024;
+/// Blocks of the persistent `rel_attn_fwd_warp_*` (each loops over queries).
+const REL_ATTN_BLOCKS: usize = 1024;
+
+/// The warp-per-pair form of [`rel_attn_fwd`] (parameters in shared memory); `None` when they
+/// do not fit in [`SHARED_LIMIT`] (then the block-per-query kernel runs).
+fn rel_attn_fwd_warp<T: KernelFloat>(
+    inputs: [(&CudaStorage, &Layout); 3],
+    d: &RelAttnDims,
+) -> Result<Option<CudaSlice<T>>> {
+    let nl = d.widths.len() - 1;
+    let n_params = 2 * d.widths[0]
+        + d.widths
+            .windows(2)
+            .map(|w| w[0] * w[1] + w[1])
+            .sum::<usize>();
+    let maxw = d.widths.iter().copied().max().unwrap_or(1);
+    let t = std::mem::size_of::<T>();
+    let shared = (n_params + REL_ATTN_WARPS * 3 * maxw + d.k) * t + d.k * 4;
+    if shared > SHARED_LIMIT {
+        return Ok(None);
+    }
+    let dev = inputs[0].0.device();
+    let [proj, geo, params] = inputs;
+    let (pv, gv, wv) = (
+        view::<T>(proj.0, proj.1)?,
+        view::<T>(geo.0, geo.1)?,
+        view::<T>(params.0, params.1)?,
+    );
+    let out_dim = d.widths[nl];
+    // SAFETY: every output element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>((d.b * d.q * out_dim).max(1))? };
+    let func =
+        dev.get_or_load_custom_func(&format!("rel_attn_fwd_warp_{}", T::SUFFIX), MODULE, PTX)?;
+    let mut w = [0i32; 5];
+    for (slot, &x) in w.iter_mut().zip(d.widths) {
+        *slot = int(x, "relation attention width")?;
+    }
+    let ints = [
+        int(d.b, "batch")?,
+        int(d.k, "objects")?,
+        int(d.q, "queries")?,
+        int(nl, "layers")?,
+    ];
+    let sizes = [int(n_params, "parameters")?, int(maxw, "width")?];
+    let (inv_std, norm, cutoff_sq) = (
+        T::of(1.0 / d.std),
+        T::of(1.0 / (2.0 * std::f64::consts::PI * d.std * d.std)),
+        T::of(d.cutoff_std * d.cutoff_std),
+    );
+    let mut lb = func.builder();
+    lb.arg(&pv).arg(&gv).arg(&wv).arg(&out);
+    for x in ints.iter().chain(&w).chain(&sizes) {
+        lb.arg(x);
+    }
+    lb.arg(&inv_std).arg(&norm).arg(&cutoff_sq);
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(d.b * d.q, 1)?.min(REL_ATTN_BLOCKS as u32), 1, 1),
+        block_dim: (32 * REL_ATTN_WARPS as u32, 1, 1),
+        shared_mem_bytes: shared as u32,
+    };
+    // SAFETY: argument list matches `rel_attn_fwd_warp_*`; dynamic shared memory as laid out
+    // there; sizes checked by `relation_attention::fits`.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(Some(out))
+}
+
 /// Channels-last patches `(B, OH, OW, kh·kw·C)` of `x (B, H, W, C)` (`nn::patches`).
 pub(crate) fn patches_fwd<T: KernelFloat>(
     x: (&CudaStorage, &Layout),
@@ -316,9 +399,9 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     let dev = x.0.device();
     let xv = view::<T>(x.0, x.1)?;
     let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
-    let positions = d.b * oh * ow;
+    let per_image = u32_len(oh * ow * k, "patch values per image")? as usize;
     // SAFETY: every output element is written by the kernel.
-    let out = unsafe { dev.alloc::<T>((positions * k).max(1))? };
+    let out = unsafe { dev.alloc::<T>((d.b * per_image).max(1))? };
     let func = dev.get_or_load_custom_func(&format!("patches_fwd_{}", T::SUFFIX), MODULE, PTX)?;
     let args = [d.h, d.w, d.c, oh, ow, d.kh, d.kw, d.stride]
         .iter()
@@ -329,13 +412,16 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     for a in &args {
         lb.arg(a);
     }
-    let threads = k.next_multiple_of(32).clamp(32, 256) as u32;
+    let images = u32::try_from(d.b.max(1))
+        .ok()
+        .filter(|&b| b <= 65_535)
+        .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
     let cfg = LaunchConfig {
-        grid_dim: (blocks(positions, 1)?, 1, 1),
-        block_dim: (threads, 1, 1),
+        grid_dim: (blocks(per_image, 256)?.min(4096), images, 1),
+        block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: argument list matches `patches_fwd_*`; one block per output position.
+    // SAFETY: argument list matches `patches_fwd_*`; grid-stride over each image's values.
     unsafe { lb.launch(cfg) }.w()?;
     Ok(out)
 }
@@ -417,6 +503,72 @@ pub(crate) fn counter_noise<T: KernelFloat>(
     let mut lb = func.builder();
     lb.arg(&out).arg(&n64).arg(&key).arg(&kind);
     // SAFETY: argument list matches `counter_noise_*`; `out` holds n elements.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}
+
+fn u32_len(n: usize, what: &str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| {
+        candle_core::Error::Msg(format!(
+            "{what} = {n} is too large for the epilogue kernels"
+        ))
+    })
+}
+
+/// `act(x + b)` over `x (R, C)` contiguous, `b (C)` (`nn::epilogue::bias_act`).
+pub(crate) fn bias_act<T: KernelFloat>(
+    x: (&CudaStorage, &Layout),
+    b: (&CudaStorage, &Layout),
+    relu: bool,
+) -> Result<CudaSlice<T>> {
+    let dev = x.0.device();
+    let n = x.1.shape().elem_count();
+    let c = b.1.shape().elem_count();
+    let (xv, bv) = (view::<T>(x.0, x.1)?, view::<T>(b.0, b.1)?);
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("bias_act_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n32, c32, r) = (
+        u32_len(n, "elements")?,
+        u32_len(c.max(1), "columns")?,
+        relu as i32,
+    );
+    let mut lb = func.builder();
+    lb.arg(&xv).arg(&bv).arg(&out).arg(&n32).arg(&c32).arg(&r);
+    // SAFETY: argument list matches `bias_act_*`; `out` and `x` hold n elements, `b` c.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}
+
+/// `x · σ(logit + shift)` over `x (N, C, P)`, `logit (N, P)` (`nn::epilogue::gate_channels`).
+pub(crate) fn gate_channels<T: KernelFloat>(
+    x: (&CudaStorage, &Layout),
+    logit: (&CudaStorage, &Layout),
+    c: usize,
+    p: usize,
+    shift: f64,
+) -> Result<CudaSlice<T>> {
+    let dev = x.0.device();
+    let n = x.1.shape().elem_count();
+    let (xv, lv) = (view::<T>(x.0, x.1)?, view::<T>(logit.0, logit.1)?);
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("gate_channels_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n32, c32, p32) = (
+        u32_len(n, "elements")?,
+        u32_len(c.max(1), "channels")?,
+        u32_len(p.max(1), "positions")?,
+    );
+    let sh = T::of(shift);
+    let mut lb = func.builder();
+    lb.arg(&xv)
+        .arg(&lv)
+        .arg(&out)
+        .arg(&n32)
+        .arg(&c32)
+        .arg(&p32)
+        .arg(&sh);
+    // SAFETY: argument list matches `gate_channels_*`; `out`, `x` hold n elements, `logit` n/c.
     unsafe { lb.launch(adam_cfg(n)?) }.w()?;
     Ok(out)
 }

@@ -6,6 +6,7 @@
 use candle_core::{Result, Tensor};
 use candle_nn::VarBuilder;
 
+use super::epilogue::bias_act;
 use crate::rng::glorot_uniform;
 
 /// GRU cell: `zg = σ(x W_z + h U_z + b_z)`, `r = σ(x W_r + h U_r + b_r)`,
@@ -63,15 +64,17 @@ impl Gru {
         let u_zr = Tensor::cat(&self.u[..2], 1)?; // (H, 2H)
         let hu = h.matmul(&u_zr)?; // (N, 2H)
         let hd = self.hidden;
-        let z = candle_nn::ops::sigmoid(
-            &(xw.narrow(1, 0, hd)? + hu.narrow(1, 0, hd)?)?.broadcast_add(&self.b[0])?,
-        )?;
-        let r = candle_nn::ops::sigmoid(
-            &(xw.narrow(1, hd, hd)? + hu.narrow(1, hd, hd)?)?.broadcast_add(&self.b[1])?,
-        )?;
-        let cand = (xw.narrow(1, 2 * hd, hd)? + (&r * h)?.matmul(&self.u[2])?)?
-            .broadcast_add(&self.b[2])?
-            .tanh()?;
+        // z and r together: one add, one fused bias pass, one sigmoid over (N, 2H).
+        let b_zr = Tensor::cat(&self.b[..2], 0)?; // (2H)
+        let zr =
+            candle_nn::ops::sigmoid(&bias_act(&(xw.narrow(1, 0, 2 * hd)? + hu)?, &b_zr, false)?)?;
+        let (z, r) = (zr.narrow(1, 0, hd)?, zr.narrow(1, hd, hd)?);
+        let cand = bias_act(
+            &(xw.narrow(1, 2 * hd, hd)? + (&r * h)?.matmul(&self.u[2])?)?,
+            &self.b[2],
+            false,
+        )?
+        .tanh()?;
         let one_minus_z = z.affine(-1.0, 1.0)?;
         (one_minus_z * h)? + (z * cand)?
     }

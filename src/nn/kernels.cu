@@ -23,40 +23,48 @@ __device__ __forceinline__ double warp_sum(double v) {
 // ---------------------------------------------------------------------------------------------
 // Glimpse sampler: img (B,C,H,W), boxes (B,K,4) = (yc, xc, h, w) -> out (B,K,C,GH,GW).
 
+// One thread per glimpse pixel (b, k, r, c): the box arithmetic once, then every channel.
+// 32-bit position indices (the launcher checks B*K*GH*GW < 2^32): 64-bit div/mod made the
+// per-element form of this kernel index-bound.
 template <typename T>
 __device__ void glimpse_fwd(const T *img, const T *boxes, T *out, int B, int C, int H, int W,
                             int K, int GH, int GW) {
-    size_t n = (size_t)B * K * C * GH * GW;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)blockDim.x * gridDim.x) {
-        int c = (int)(i % GW);
-        size_t t = i / GW;
-        int r = (int)(t % GH);
-        t /= GH;
-        int ch = (int)(t % C);
-        size_t bk = t / C;
-        size_t b = bk / K;
-        const T *bx = boxes + bk * 4;
+    const unsigned int pix = (unsigned int)GH * GW;
+    const unsigned int n = (unsigned int)B * K * pix;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += blockDim.x * gridDim.x) {
+        const unsigned int bk = i / pix, rc = i - bk * pix;
+        const int r = (int)(rc / GW), c = (int)(rc - (unsigned int)r * GW);
+        const unsigned int b = bk / K;
+        const T *bx = boxes + (size_t)bk * 4;
         double yc = (double)bx[0], xc = (double)bx[1], bh = (double)bx[2], bw = (double)bx[3];
         double y = ((double)H - 1.0) * (yc + bh * grid_u(r, GH) / 2.0);
         double x = ((double)W - 1.0) * (xc + bw * grid_u(c, GW) / 2.0);
         double y0 = floor(y), x0 = floor(x);
         double fy = y - y0, fx = x - x0;
         long long yi0 = (long long)y0, xi0 = (long long)x0;
-        const T *src = img + (b * C + ch) * (size_t)H * W;
-        double v = 0.0;
+        // The four bilinear corners; those outside the image contribute nothing.
+        double wgt[4];
+        size_t off[4];
+        bool inside[4];
         for (int dy = 0; dy < 2; dy++) {
-            long long yi = yi0 + dy;
-            if (yi < 0 || yi >= H) continue;
-            double wy = dy ? fy : 1.0 - fy;
             for (int dx = 0; dx < 2; dx++) {
-                long long xi = xi0 + dx;
-                if (xi < 0 || xi >= W) continue;
-                double wx = dx ? fx : 1.0 - fx;
-                v += wy * wx * (double)src[yi * W + xi];
+                const long long yi = yi0 + dy, xi = xi0 + dx;
+                const bool ok = yi >= 0 && yi < H && xi >= 0 && xi < W;
+                const double wy = dy ? fy : 1.0 - fy, wx = dx ? fx : 1.0 - fx;
+                inside[dy * 2 + dx] = ok;
+                wgt[dy * 2 + dx] = wy * wx;
+                off[dy * 2 + dx] = ok ? (size_t)(yi * W + xi) : 0;
             }
         }
-        out[i] = (T)v;
+        const size_t hw = (size_t)H * W;
+        for (int ch = 0; ch < C; ch++) {
+            const T *src = img + ((size_t)b * C + ch) * hw;
+            double v = 0.0;
+            for (int j = 0; j < 4; j++)
+                if (inside[j]) v += wgt[j] * (double)src[off[j]];
+            out[((size_t)bk * C + ch) * pix + rc] = (T)v;
+        }
     }
 }
 
@@ -502,24 +510,135 @@ __device__ void rel_attn_fwd(const T *proj, const T *geo, const T *params, T *ou
 REL_ATTN(f32, float)
 REL_ATTN(f64, double)
 
+// Same result, faster form: persistent blocks of RA_WARPS warps loop over queries; the
+// parameters sit in shared memory (later layers transposed, so lane j reads W^T[i][j] without
+// bank conflicts); each warp runs the MLP of one (query, object) pair at a time (no block-wide
+// barrier per layer); the pairs of a query go round-robin to the warps in k order, and the warps'
+// partial sums are added in warp order, so the result is deterministic. Arithmetic in T.
+// Dynamic shared memory: params (P values) | per warp 2 activation rows + 1 accumulator row of
+// width maxw | gk (K values of T) | act (K ints).
+#define RA_WARPS 4
+
+template <typename T>
+__device__ void rel_attn_fwd_warp(const T *proj, const T *geo, const T *params, T *out, int B,
+                                  int K, int Q, int nl, int w0, int w1, int w2, int w3, int w4,
+                                  int n_params, int maxw, T inv_std, T norm, T cutoff_sq) {
+    extern __shared__ __align__(16) unsigned char ra_smem[];
+    T *sp = (T *)ra_smem;
+    T *wbuf = sp + n_params;                 // RA_WARPS * 3 * maxw
+    T *gk = wbuf + RA_WARPS * 3 * maxw;      // K
+    int *act = (int *)(gk + K);              // K
+    __shared__ int n_act;
+    const int widths[RA_MAXL + 1] = {w0, w1, w2, w3, w4};
+    const int wout = widths[nl];
+    const int tid = threadIdx.x, nt = blockDim.x, warp = tid >> 5, lane = tid & 31;
+    // Parameters: W_d as is; each later W (Wo, Win) stored transposed (Win, Wo); biases as is.
+    for (int i = tid; i < 2 * w0; i += nt) sp[i] = params[i];
+    {
+        int off = 2 * w0;
+        for (int l = 1; l <= nl; l++) {
+            const int win = widths[l - 1], wo = widths[l];
+            for (int e = tid; e < wo * win; e += nt) {
+                const int j = e / win, i = e - j * win;
+                sp[off + i * wo + j] = params[off + e];
+            }
+            for (int j = tid; j < wo; j += nt) sp[off + wo * win + j] = params[off + wo * win + j];
+            off += wo * win + wo;
+        }
+    }
+    T *buf0 = wbuf + warp * 3 * maxw, *buf1 = buf0 + maxw, *acc = buf1 + maxw;
+    for (int bq = blockIdx.x; bq < B * Q; bq += gridDim.x) {
+        const int b = bq / Q, q = bq - b * Q;
+        const T *g = geo + (size_t)b * (K + Q) * 2;
+        const T cy = g[(K + q) * 2], cx = g[(K + q) * 2 + 1];
+        __syncthreads();  // previous query's act / gk fully consumed; params loaded
+        for (int k = tid; k < K; k += nt) {
+            const T dy = (g[k * 2] - cy) * inv_std, dx = (g[k * 2 + 1] - cx) * inv_std;
+            const T z2 = dy * dy + dx * dx;
+            gk[k] = z2 <= cutoff_sq ? norm * exp(-(T)0.5 * z2) : (T)-1;
+        }
+        for (int j = lane; j < wout; j += 32) acc[j] = (T)0;
+        __syncthreads();
+        if (warp == 0) {  // ordered compaction of the objects within the cutoff
+            int n = 0;
+            for (int base = 0; base < K; base += 32) {
+                const int k = base + lane;
+                const bool on = k < K && gk[k] >= (T)0;
+                const unsigned m = __ballot_sync(0xffffffffu, on);
+                if (on) act[n + __popc(m & ((1u << lane) - 1u))] = k;
+                n += __popc(m);
+            }
+            if (lane == 0) n_act = n;
+        }
+        __syncthreads();
+        const int n = n_act;
+        for (int a = warp; a < n; a += RA_WARPS) {
+            const int k = act[a];
+            const T dy = g[k * 2] - cy, dx = g[k * 2 + 1] - cx;
+            const T *pk = proj + ((size_t)b * K + k) * w0;
+            for (int j = lane; j < w0; j += 32) {
+                const T h = pk[j] + sp[2 * j] * dy + sp[2 * j + 1] * dx;
+                buf0[j] = nl > 0 ? (h > (T)0 ? h : (T)0) : h;
+            }
+            __syncwarp();
+            T *cur = buf0, *nxt = buf1;
+            int off = 2 * w0;
+            for (int l = 1; l <= nl; l++) {
+                const int win = widths[l - 1], wo = widths[l];
+                const T *wt = sp + off, *bias = sp + off + wo * win;
+                for (int j = lane; j < wo; j += 32) {
+                    T s = bias[j];
+                    for (int i = 0; i < win; i++) s += wt[i * wo + j] * cur[i];
+                    nxt[j] = l < nl ? (s > (T)0 ? s : (T)0) : s;
+                }
+                off += wo * win + wo;
+                __syncwarp();
+                T *t = cur; cur = nxt; nxt = t;
+            }
+            const T gv = gk[k];
+            for (int j = lane; j < wout; j += 32) acc[j] += gv * cur[j];
+            __syncwarp();
+        }
+        __syncthreads();
+        T *o = out + (size_t)bq * wout;
+        for (int j = tid; j < wout; j += nt) {
+            T s = (T)0;
+            for (int w = 0; w < RA_WARPS; w++) s += wbuf[w * 3 * maxw + 2 * maxw + j];
+            o[j] = s;
+        }
+    }
+}
+
+#define REL_ATTN_WARP(NAME, T)                                                                   \
+    extern "C" __global__ void rel_attn_fwd_warp_##NAME(                                         \
+        const T *proj, const T *geo, const T *params, T *out, int B, int K, int Q, int nl,       \
+        int w0, int w1, int w2, int w3, int w4, int n_params, int maxw, T inv_std, T norm,       \
+        T cutoff_sq) {                                                                           \
+        rel_attn_fwd_warp<T>(proj, geo, params, out, B, K, Q, nl, w0, w1, w2, w3, w4, n_params,  \
+                             maxw, inv_std, norm, cutoff_sq);                                    \
+    }
+REL_ATTN_WARP(f32, float)
+REL_ATTN_WARP(f64, double)
+
 // ---------------------------------------------------------------------------------------------
 // Channels-last patches (src/nn/patches.rs): x (B,H,W,C) -> out (B,OH,OW,KH*KW*C), ordered
-// (dy, dx, c). One block per output position; each kernel row is a contiguous run of KW*C values.
+// (dy, dx, c). One thread per output value (grid-stride over one image per blockIdx.y; the
+// launcher checks an image's count fits 32 bits): consecutive threads write consecutive values and read runs of KW*C contiguous inputs.
+// (A block per output position left most threads idle for the 48-value patches of RGB input.)
 
 template <typename T>
 __device__ void patches_fwd(const T *x, T *out, int H, int W, int C, int OH, int OW, int KH,
                             int KW, int S) {
-    const size_t pos = blockIdx.x;
-    const int ox = (int)(pos % OW);
-    const size_t r = pos / OW;
-    const int oy = (int)(r % OH);
-    const size_t b = r / OH;
-    const int row = KW * C, K = KH * row;
-    T *o = out + pos * K;
-    const T *base = x + ((b * H + (size_t)oy * S) * W + (size_t)ox * S) * C;
-    for (int j = threadIdx.x; j < K; j += blockDim.x) {
-        const int dy = j / row;
-        o[j] = base[(size_t)dy * W * C + (j - dy * row)];
+    const unsigned int row = (unsigned int)KW * C, K = (unsigned int)KH * row;
+    const unsigned int m = (unsigned int)OH * OW * K;  // values per image; blockIdx.y = image
+    const T *xb = x + (size_t)blockIdx.y * H * W * C;
+    T *ob = out + (size_t)blockIdx.y * m;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += blockDim.x * gridDim.x) {
+        const unsigned int pos = i / K, j = i - pos * K;
+        const unsigned int oy = pos / OW, ox = pos - oy * OW;
+        const unsigned int dy = j / row, rest = j - dy * row;
+        ob[i] = xb[((size_t)(oy * S + dy) * W + ox * S) * C + rest];
     }
 }
 
@@ -613,3 +732,40 @@ __device__ void adam_apply(T *theta, const T *mv, unsigned long long n, double l
     }
 ADAM(f32, float)
 ADAM(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Fused epilogues (src/nn/epilogue.rs).
+
+// y = act(x + b[col]) over a row-major (n / c, c) matrix; relu != 0 clamps at zero.
+template <typename T>
+__device__ void bias_act(const T *x, const T *b, T *y, unsigned int n, unsigned int c, int relu) {
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        const T v = x[i] + b[i % c];
+        y[i] = (relu && v < (T)0) ? (T)0 : v;
+    }
+}
+
+// y[m, ch, q] = x[m, ch, q] * sigmoid(logit[m, q] + shift) over (N, C, P).
+template <typename T>
+__device__ void gate_channels(const T *x, const T *logit, T *y, unsigned int n, unsigned int c,
+                              unsigned int p, T shift) {
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        const unsigned int q = i % p;
+        const unsigned int m = i / (c * p);
+        const T l = logit[m * p + q] + shift;
+        y[i] = x[i] / ((T)1 + exp(-l));
+    }
+}
+
+#define EPILOGUE(NAME, T)                                                                        \
+    extern "C" __global__ void bias_act_##NAME(const T *x, const T *b, T *y, unsigned int n,      \
+                                               unsigned int c, int relu) {                        \
+        bias_act<T>(x, b, y, n, c, relu);                                                        \
+    }                                                                                            \
+    extern "C" __global__ void gate_channels_##NAME(const T *x, const T *logit, T *y,            \
+                                                    unsigned int n, unsigned int c,              \
+                                                    unsigned int p, T shift) {                   \
+        gate_channels<T>(x, logit, y, n, c, p, shift);                                           \
+    }
+EPILOGUE(f32, float)
+EPILOGUE(f64, double)

@@ -13,6 +13,17 @@ pub fn linear(vb: VarBuilder, in_dim: usize, out_dim: usize) -> Result<Linear> {
     Ok(Linear::new(w, Some(b)))
 }
 
+/// `act(x W^T + b)` for `x (N, in)`: one matmul and one fused bias + ReLU pass
+/// ([`super::epilogue::bias_act`]); `relu` off gives the plain affine map.
+pub fn dense(x: &Tensor, layer: &Linear, relu: bool) -> Result<Tensor> {
+    let y = x.matmul(&layer.weight().t()?)?;
+    match layer.bias() {
+        Some(b) => super::epilogue::bias_act(&y, b, relu),
+        None if relu => y.relu(),
+        None => Ok(y),
+    }
+}
+
 /// MLP applied on the last axis: `(..., in_dim) -> (..., out_dim)`.
 #[derive(Debug, Clone)]
 pub struct Mlp {
@@ -69,10 +80,7 @@ impl Module for Mlp {
         let mut h = xs.reshape((rows, last))?;
         let n = self.layers.len();
         for (i, l) in self.layers.iter().enumerate() {
-            h = l.forward(&h)?;
-            if i + 1 < n {
-                h = h.relu()?;
-            }
+            h = dense(&h, l, i + 1 < n)?;
         }
         let mut out_dims = dims;
         if let Some(l) = out_dims.last_mut() {

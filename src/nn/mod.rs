@@ -10,6 +10,7 @@ mod cpu;
 #[cfg(feature = "cuda")]
 mod cuda;
 pub mod dist;
+pub mod epilogue;
 pub mod fused_adam;
 pub mod gru;
 pub mod kernel;
@@ -40,6 +41,7 @@ static DEVICE_KERNELS: Switch = Switch::on();
 static FUSED_ATTENTION: Switch = Switch::on();
 static FUSED_OPTIMIZER: Switch = Switch::on();
 static DEVICE_NOISE: Switch = Switch::on();
+static FUSED_EPILOGUES: Switch = Switch::on();
 
 /// Whether the glimpse sampler and sprite renderer run their CUDA kernels on GPU tensors (the
 /// default). `false` routes GPU tensors through the host CPU kernels (copies both ways), the
@@ -85,6 +87,17 @@ pub fn set_device_noise(enabled: bool) {
 /// See [`set_device_noise`].
 pub fn device_noise() -> bool {
     DEVICE_NOISE.get()
+}
+
+/// Whether bias adds, ReLUs and the glimpse gate run as the fused kernels of [`epilogue`] (the
+/// default) or as candle's broadcast ops (the path before them; same values).
+pub fn set_fused_epilogues(enabled: bool) {
+    FUSED_EPILOGUES.set(enabled);
+}
+
+/// See [`set_fused_epilogues`].
+pub fn fused_epilogues() -> bool {
+    FUSED_EPILOGUES.get()
 }
 
 /// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour

@@ -141,8 +141,15 @@ pub fn weight_matrix(w: &Tensor) -> Result<Tensor> {
 }
 
 /// A channels-last convolution: `x (B, H, W, Cin)` → `(B, OH, OW, Cout)`, weight
-/// `(Cout, Cin, kh, kw)` as candle stores it, optional bias `(Cout)`, stride `stride`, no padding.
-pub fn conv2d_nhwc(x: &Tensor, w: &Tensor, bias: Option<&Tensor>, stride: usize) -> Result<Tensor> {
+/// `(Cout, Cin, kh, kw)` as candle stores it, optional bias `(Cout)`, stride `stride`, no padding,
+/// followed by a ReLU when `relu` (fused with the bias add, [`super::epilogue::bias_act`]).
+pub fn conv2d_nhwc(
+    x: &Tensor,
+    w: &Tensor,
+    bias: Option<&Tensor>,
+    stride: usize,
+    relu: bool,
+) -> Result<Tensor> {
     let (b, _, _, _) = x.dims4()?;
     let (co, _, kh, kw) = w.dims4()?;
     let (rows, k, oh, ow) = if kh == 1 && kw == 1 && stride == 1 {
@@ -156,7 +163,8 @@ pub fn conv2d_nhwc(x: &Tensor, w: &Tensor, bias: Option<&Tensor>, stride: usize)
     debug_assert_eq!(k, w.elem_count() / co);
     let y = rows.matmul(&weight_matrix(w)?)?; // (B·OH·OW, Cout)
     let y = match bias {
-        Some(bias) => y.broadcast_add(bias)?,
+        Some(bias) => super::epilogue::bias_act(&y, bias, relu)?,
+        None if relu => y.relu()?,
         None => y,
     };
     y.reshape((b, oh, ow, co))
@@ -204,6 +212,7 @@ mod tests {
                 &wt,
                 Some(&bias),
                 s,
+                false,
             )
             .unwrap()
             .permute((0, 3, 1, 2))

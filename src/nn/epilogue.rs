@@ -1,0 +1,407 @@
+//! Fused elementwise epilogues: one kernel where candle runs a broadcast op plus an activation.
+//!
+//! candle adds a bias with its generic broadcast kernel (a div/mod per dimension per element)
+//! and applies ReLU as a second pass; on Space Invaders inference at batch 256 those two made a
+//! quarter of the GPU time (`benches/results/cuda_bench.md`, ncu profile). [`bias_act`] does
+//! `act(x + b)` in one pass, [`gate_channels`] the propagation glimpse's `x · σ(logit + shift)`
+//! with the logit shared across channels. Both have exact backward passes (composed from candle
+//! ops, which run only in training) and fall back to the composed form for dtypes other than
+//! F32/F64 or when [`super::set_fused_epilogues`] is off (the before path of the benchmarks).
+//! One difference to the composed form: ReLU's gradient at exactly 0 is 0 here, as in TF's
+//! `ReluGrad` (the reference implementation), where candle's `relu` passes 1.
+
+use candle_core::backend::BackendStorage;
+use candle_core::{CpuStorage, CustomOp2, DType, Layout, Result, Shape, Tensor, WithDType, D};
+use rayon::prelude::*;
+
+use super::cpu::storage_slice;
+
+/// Rows per rayon task on the CPU paths.
+const CPU_CHUNK: usize = 64;
+
+/// `act(x + bias)` over rows: `x (R, C)`, `bias (C)`.
+struct BiasAct {
+    relu: bool,
+}
+
+fn bias_act_cpu<T: WithDType>(x: &[T], b: &[T], relu: bool) -> Vec<T> {
+    let c = b.len();
+    let mut out = vec![T::zero(); x.len()];
+    out.par_chunks_mut(c * CPU_CHUNK)
+        .zip(x.par_chunks(c * CPU_CHUNK))
+        .for_each(|(o, xs)| {
+            for (orow, xrow) in o.chunks_mut(c).zip(xs.chunks(c)) {
+                for ((o, &x), &b) in orow.iter_mut().zip(xrow).zip(b) {
+                    let v = x + b;
+                    *o = if relu && v < T::zero() { T::zero() } else { v };
+                }
+            }
+        });
+    out
+}
+
+impl CustomOp2 for BiasAct {
+    fn name(&self) -> &'static str {
+        "silot-bias-act"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let out = match s1 {
+            CpuStorage::F32(_) => CpuStorage::F32(bias_act_cpu(
+                storage_slice::<f32>(s1, l1)?,
+                storage_slice::<f32>(s2, l2)?,
+                self.relu,
+            )),
+            CpuStorage::F64(_) => CpuStorage::F64(bias_act_cpu(
+                storage_slice::<f64>(s1, l1)?,
+                storage_slice::<f64>(s2, l2)?,
+                self.relu,
+            )),
+            other => candle_core::bail!("bias_act supports F32 and F64, got {:?}", other.dtype()),
+        };
+        Ok((out, l1.shape().clone()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let dev = s1.device();
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(cuda::bias_act::<f32>((s1, l1), (s2, l2), self.relu)?, dev)
+        } else {
+            cuda::storage(cuda::bias_act::<f64>((s1, l1), (s2, l2), self.relu)?, dev)
+        };
+        Ok((st, l1.shape().clone()))
+    }
+
+    fn bwd(
+        &self,
+        _x: &Tensor,
+        _bias: &Tensor,
+        res: &Tensor,
+        grad_res: &Tensor,
+    ) -> Result<(Option<Tensor>, Option<Tensor>)> {
+        let g = if self.relu {
+            grad_res.mul(&res.gt(0.0)?.to_dtype(res.dtype())?)?
+        } else {
+            grad_res.clone()
+        };
+        let gb = g.sum(0)?;
+        Ok((Some(g), Some(gb)))
+    }
+}
+
+/// `act(x + bias)` with `bias` broadcast along the last axis of `x (..., C)`, `bias (C)`; ReLU
+/// when `relu`, identity otherwise. Differentiable in both arguments.
+pub fn bias_act(x: &Tensor, bias: &Tensor, relu: bool) -> Result<Tensor> {
+    let c = x.dim(D::Minus1)?;
+    if bias.dims() != [c] {
+        candle_core::bail!(
+            "bias_act: bias of shape {:?} does not match the last axis of x {:?}",
+            bias.dims(),
+            x.dims()
+        );
+    }
+    let fused = super::fused_epilogues()
+        && x.dtype() == bias.dtype()
+        && matches!(x.dtype(), DType::F32 | DType::F64);
+    if !fused {
+        let y = x.broadcast_add(bias)?;
+        return if relu { y.relu() } else { Ok(y) };
+    }
+    let rows = x.elem_count() / c.max(1);
+    x.contiguous()?
+        .reshape((rows, c))?
+        .apply_op2(&bias.contiguous()?, BiasAct { relu })?
+        .reshape(x.shape())
+}
+
+/// `x · σ(logit + shift)` for `x (N, C, P)`, `logit (N, P)` (one gate per position, shared by
+/// the C channels).
+struct GateChannels {
+    shift: f64,
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+fn gate_cpu<T: WithDType>(x: &[T], logit: &[T], (c, p): (usize, usize), shift: f64) -> Vec<T> {
+    let mut out = vec![T::zero(); x.len()];
+    out.par_chunks_mut(c * p)
+        .zip(x.par_chunks(c * p))
+        .zip(logit.par_chunks(p))
+        .for_each(|((o, xs), ls)| {
+            let gates: Vec<f64> = ls.iter().map(|&l| sigmoid(l.to_f64() + shift)).collect();
+            for (orow, xrow) in o.chunks_mut(p).zip(xs.chunks(p)) {
+                for ((o, &x), &g) in orow.iter_mut().zip(xrow).zip(&gates) {
+                    *o = T::from_f64(x.to_f64() * g);
+                }
+            }
+        });
+    out
+}
+
+impl CustomOp2 for GateChannels {
+    fn name(&self) -> &'static str {
+        "silot-gate-channels"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let (_, c, p) = l1.shape().dims3()?;
+        let out = match s1 {
+            CpuStorage::F32(_) => CpuStorage::F32(gate_cpu(
+                storage_slice::<f32>(s1, l1)?,
+                storage_slice::<f32>(s2, l2)?,
+                (c, p),
+                self.shift,
+            )),
+            CpuStorage::F64(_) => CpuStorage::F64(gate_cpu(
+                storage_slice::<f64>(s1, l1)?,
+                storage_slice::<f64>(s2, l2)?,
+                (c, p),
+                self.shift,
+            )),
+            other => {
+                candle_core::bail!(
+                    "gate_channels supports F32 and F64, got {:?}",
+                    other.dtype()
+                )
+            }
+        };
+        Ok((out, l1.shape().clone()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let dev = s1.device();
+        let (_, c, p) = l1.shape().dims3()?;
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(
+                cuda::gate_channels::<f32>((s1, l1), (s2, l2), c, p, self.shift)?,
+                dev,
+            )
+        } else {
+            cuda::storage(
+                cuda::gate_channels::<f64>((s1, l1), (s2, l2), c, p, self.shift)?,
+                dev,
+            )
+        };
+        Ok((st, l1.shape().clone()))
+    }
+
+    fn bwd(
+        &self,
+        x: &Tensor,
+        logit: &Tensor,
+        _res: &Tensor,
+        grad_res: &Tensor,
+    ) -> Result<(Option<Tensor>, Option<Tensor>)> {
+        let s = candle_nn::ops::sigmoid(&(logit + self.shift)?)?; // (N, P)
+        let gx = grad_res.broadcast_mul(&s.unsqueeze(1)?)?;
+        let ds = (grad_res * x)?.sum(1)?; // (N, P)
+        let gl = ds.mul(&s)?.mul(&s.affine(-1.0, 1.0)?)?;
+        Ok((Some(gx), Some(gl)))
+    }
+}
+
+/// `x · σ(logit + shift)` with `x (N, C, P)` and `logit (N, P)`: one sigmoid gate per position,
+/// shared by the `C` channels (the propagation glimpse mask). Differentiable in both arguments.
+pub fn gate_channels(x: &Tensor, logit: &Tensor, shift: f64) -> Result<Tensor> {
+    let (n, _, p) = x.dims3()?;
+    if logit.dims() != [n, p] {
+        candle_core::bail!(
+            "gate_channels: logit of shape {:?} does not match x {:?} (want [{n}, {p}])",
+            logit.dims(),
+            x.dims()
+        );
+    }
+    let fused = super::fused_epilogues()
+        && x.dtype() == logit.dtype()
+        && matches!(x.dtype(), DType::F32 | DType::F64);
+    if !fused {
+        let gate = candle_nn::ops::sigmoid(&(logit + shift)?)?.unsqueeze(1)?;
+        return x.broadcast_mul(&gate);
+    }
+    x.contiguous()?
+        .apply_op2(&logit.contiguous()?, GateChannels { shift })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SeededRng;
+    use candle_core::{Device, Var};
+
+    fn max_err(a: &Tensor, b: &Tensor) -> f64 {
+        (a - b)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .max(0)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap()
+            .to_scalar()
+            .unwrap()
+    }
+
+    fn composed_bias_act(x: &Tensor, b: &Tensor, relu: bool) -> Tensor {
+        let y = x.broadcast_add(b).unwrap();
+        if relu {
+            y.relu().unwrap()
+        } else {
+            y
+        }
+    }
+
+    /// Values and both gradients of the fused op against the composed candle ops, on `dev`.
+    fn check_bias_act(dev: &Device, dtype: DType, tol: f64) {
+        let mut rng = SeededRng::new(11);
+        for (shape, relu) in [
+            (vec![5, 7], true),
+            (vec![2, 3, 9], false),
+            (vec![130, 4], true),
+        ] {
+            let c = *shape.last().unwrap();
+            let x = Var::from_tensor(&rng.normal(&shape, dev).unwrap().to_dtype(dtype).unwrap())
+                .unwrap();
+            let b =
+                Var::from_tensor(&rng.normal(&[c], dev).unwrap().to_dtype(dtype).unwrap()).unwrap();
+            let w = rng.normal(&shape, dev).unwrap().to_dtype(dtype).unwrap();
+            let got = bias_act(x.as_tensor(), b.as_tensor(), relu).unwrap();
+            let want = composed_bias_act(x.as_tensor(), b.as_tensor(), relu);
+            assert_eq!(got.dims(), want.dims());
+            assert!(max_err(&got, &want) <= tol, "values {shape:?}");
+            let gg = (got * &w).unwrap().sum_all().unwrap().backward().unwrap();
+            let gw = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
+            for v in [&x, &b] {
+                let (a, e) = (gg.get(v).unwrap(), gw.get(v).unwrap());
+                assert!(max_err(a, e) <= tol * c as f64 * 8.0, "grads {shape:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bias_act_matches_composed_cpu() {
+        check_bias_act(&Device::Cpu, DType::F64, 1e-12);
+        check_bias_act(&Device::Cpu, DType::F32, 1e-6);
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn bias_act_matches_composed_cuda() {
+        if let Ok(dev) = Device::new_cuda(0) {
+            check_bias_act(&dev, DType::F64, 1e-12);
+            check_bias_act(&dev, DType::F32, 1e-6);
+        }
+    }
+
+    fn check_gate(dev: &Device, dtype: DType, tol: f64) {
+        let mut rng = SeededRng::new(12);
+        let (n, c, p) = (6, 3, 10);
+        let x = Var::from_tensor(
+            &rng.normal(&[n, c, p], dev)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap(),
+        )
+        .unwrap();
+        let l =
+            Var::from_tensor(&rng.normal(&[n, p], dev).unwrap().to_dtype(dtype).unwrap()).unwrap();
+        let w = rng
+            .normal(&[n, c, p], dev)
+            .unwrap()
+            .to_dtype(dtype)
+            .unwrap();
+        let got = gate_channels(x.as_tensor(), l.as_tensor(), 1.0).unwrap();
+        let gate = candle_nn::ops::sigmoid(&(l.as_tensor() + 1.0).unwrap())
+            .unwrap()
+            .unsqueeze(1)
+            .unwrap();
+        let want = x.as_tensor().broadcast_mul(&gate).unwrap();
+        assert!(max_err(&got, &want) <= tol);
+        let gg = (got * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        let gw = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        for v in [&x, &l] {
+            assert!(max_err(gg.get(v).unwrap(), gw.get(v).unwrap()) <= tol * 10.0);
+        }
+    }
+
+    #[test]
+    fn gate_channels_matches_composed_cpu() {
+        check_gate(&Device::Cpu, DType::F64, 1e-12);
+        check_gate(&Device::Cpu, DType::F32, 1e-6);
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn gate_channels_matches_composed_cuda() {
+        if let Ok(dev) = Device::new_cuda(0) {
+            check_gate(&dev, DType::F64, 1e-12);
+            check_gate(&dev, DType::F32, 1e-6);
+        }
+    }
+
+    #[test]
+    fn shape_errors_name_the_problem() {
+        let dev = Device::Cpu;
+        let x = Tensor::zeros((2, 3), DType::F32, &dev).unwrap();
+        let b = Tensor::zeros(4, DType::F32, &dev).unwrap();
+        let e = bias_act(&x, &b, true).unwrap_err().to_string();
+        assert!(e.contains("does not match"), "{e}");
+        let x = Tensor::zeros((2, 3, 5), DType::F32, &dev).unwrap();
+        let l = Tensor::zeros((2, 4), DType::F32, &dev).unwrap();
+        let e = gate_channels(&x, &l, 1.0).unwrap_err().to_string();
+        assert!(e.contains("want [2, 5]"), "{e}");
+    }
+
+    #[test]
+    fn fallback_dtype_still_computes() {
+        let dev = Device::Cpu;
+        let x = Tensor::new(&[[-1.0f32, 2.0]], &dev)
+            .unwrap()
+            .to_dtype(DType::BF16)
+            .unwrap();
+        let b = Tensor::new(&[0.5f32, 0.5], &dev)
+            .unwrap()
+            .to_dtype(DType::BF16)
+            .unwrap();
+        let y: Vec<f32> = bias_act(&x, &b, true)
+            .unwrap()
+            .to_dtype(DType::F32)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        assert_eq!(y, vec![0.0, 2.5]);
+    }
+}
