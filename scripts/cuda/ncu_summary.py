@@ -5,7 +5,8 @@ GPU time per kernel name over one inference step (the last complete one in the l
     python3 scripts/cuda/ncu_summary.py ncu.csv [STEP_MARKER] [N_MARKERS_PER_STEP]
 
 A step is found by its first kernel: the STEP_MARKER kernel (default `patches_fwd_f32`, the
-backbone's first launch) occurs N_MARKERS_PER_STEP (default 3) times per step.
+backbone's first launch) occurs N_MARKERS_PER_STEP (default 5: three backbone convolutions and
+the two channels-last discovery fuse convolutions) times per step.
 """
 import csv
 import sys
@@ -23,7 +24,7 @@ def rows(path):
 def main():
     path = sys.argv[1]
     marker = sys.argv[2] if len(sys.argv) > 2 else "patches_fwd_f32"
-    per_step = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    per_step = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     launches = []
     for r in rows(path):
         unit = r.get("Metric Unit", "nsecond")

@@ -14,7 +14,7 @@ use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::conv::conv2d;
 use crate::nn::mlp::Mlp;
-use crate::nn::patches::conv2d_nhwc;
+use crate::nn::patches::{conv2d_nhwc_with, Epilogue, PatchInput};
 use crate::nn::sampler::extract_glimpses;
 
 /// The discovery module's networks.
@@ -153,14 +153,19 @@ impl Discovery {
             );
         }
         if channels_last {
-            let pad = |t: Tensor| t.pad_with_zeros(1, 1, 1)?.pad_with_zeros(2, 1, 1);
             let v = Tensor::cat(
                 &[&v_td.reshape((b, gh, gw, f))?, &v_bu.permute((0, 2, 3, 1))?],
                 3,
             )?; // (B, gh, gw, 2F)
             let (c1, c2) = (&self.fuse1, &self.fuse2);
-            let v = conv2d_nhwc(&pad(v)?, c1.weight(), c1.bias(), 1, true)?;
-            let v = conv2d_nhwc(&pad(v)?, c2.weight(), c2.bias(), 1, false)?;
+            let same = |bias_relu| PatchInput {
+                pad: [1; 4],
+                bias_relu,
+            };
+            let w1 = (c1.weight(), c1.bias());
+            let v = conv2d_nhwc_with(&v, w1, 1, same(None), Epilogue::Deferred)?;
+            let w2 = (c2.weight(), c2.bias());
+            let v = conv2d_nhwc_with(&v, w2, 1, same(c1.bias()), Epilogue::Bias)?;
             return v.reshape((b, gh * gw, f));
         }
         let v_td = v_td.transpose(1, 2)?.reshape((b, f, gh, gw))?;

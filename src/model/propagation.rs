@@ -116,11 +116,9 @@ impl PropagationLayer {
         let boxes = to_image_boxes(where_, self.cfg.anchor, (hi, wi))?;
         let g = extract_glimpses(frame, &boxes, (oh, ow))?; // (B, K, 3, oh, ow)
         let c = g.dim(2)?;
-        let gated = gate_channels(
-            &g.reshape((b * k, c, oh * ow))?,
-            &mask_logit.reshape((b * k, oh * ow))?,
-            1.0,
-        )?; // (B·K, C, oh·ow): glimpse · σ(mask_logit + 1)
+        // (B·K, C, oh·ow): glimpse · σ(mask_logit + 1); mask_logit (B, K, oh·ow) is read in
+        // place (a narrow of the glimpse net's output).
+        let gated = gate_channels(&g.reshape((b * k, c, oh * ow))?, mask_logit, 1.0)?;
         enc.forward(&gated.reshape((b, k, c * oh * ow))?)
     }
 

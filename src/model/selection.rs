@@ -7,6 +7,7 @@
 //! slots keep their id, new ones get fresh ids from the stream's counter.
 
 use candle_core::{Result, Tensor};
+use rayon::prelude::*;
 
 use super::objects::Objects;
 
@@ -22,32 +23,33 @@ pub struct SlotAssignment {
 /// Compute the slot assignment for one stream. `pres` = `[props (k); disc]`.
 ///
 /// Returns `(index, is_new)` of length `k`. NaN presences sort as the smallest values.
+/// O(n): the K largest are found by selection (`select_nth_unstable_by` on the total order
+/// "value descending, index ascending"), not by sorting all `n` candidates.
 pub fn assign_slots(pres: &[f32], k: usize) -> (Vec<u32>, Vec<bool>) {
     let n = pres.len();
     let k_eff = k.min(n);
-    let mut order: Vec<usize> = (0..n).collect();
-    // Descending by value, ascending index among equal values (stable sort keeps index order).
     let key = |v: f32| if v.is_nan() { f32::NEG_INFINITY } else { v };
-    order.sort_by(|&a, &b| key(pres[b]).total_cmp(&key(pres[a])));
-    let mut chosen: Vec<usize> = order[..k_eff].to_vec();
-    chosen.sort_unstable();
-    let mut survived = vec![false; k];
-    let mut queue = Vec::new();
-    for &i in &chosen {
-        if i < k {
-            survived[i] = true;
-        } else {
-            queue.push(i);
-        }
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if k_eff > 0 && k_eff < n {
+        order.select_nth_unstable_by(k_eff - 1, |&a, &b| {
+            key(pres[b as usize])
+                .total_cmp(&key(pres[a as usize]))
+                .then(a.cmp(&b))
+        });
     }
-    let mut q = queue.into_iter();
+    let mut chosen = vec![false; n];
+    for &i in &order[..k_eff] {
+        chosen[i as usize] = true;
+    }
+    // Chosen discovered objects in ascending index order fill the freed slots in slot order.
+    let mut queue = (k.min(n)..n).filter(|&i| chosen[i]);
     let mut index = Vec::with_capacity(k);
     let mut is_new = Vec::with_capacity(k);
-    for (s, &kept) in survived.iter().enumerate() {
-        if kept {
+    for s in 0..k {
+        if chosen.get(s).copied().unwrap_or(false) {
             index.push(s as u32);
             is_new.push(false);
-        } else if let Some(i) = q.next() {
+        } else if let Some(i) = queue.next() {
             index.push(i as u32);
             is_new.push(true);
         } else {
@@ -68,10 +70,15 @@ pub fn select(prop: &Objects, disc: &Objects, next_id: &mut [u64]) -> Result<Obj
     let all = prop.cat(disc)?;
     let (_, n) = all.dims()?;
     let pres: Vec<f32> = all.pres.flatten_all()?.to_vec1()?;
+    // Streams are independent: assign them in parallel (the host part of an inference step).
+    let per_stream: Vec<(Vec<u32>, Vec<bool>)> = pres
+        .par_chunks(n.max(1))
+        .take(b)
+        .map(|p| assign_slots(p, k))
+        .collect();
     let mut index = Vec::with_capacity(b * k);
     let mut is_new = Vec::with_capacity(b * k);
-    for bi in 0..b {
-        let (i, f) = assign_slots(&pres[bi * n..(bi + 1) * n], k);
+    for (i, f) in per_stream {
         index.extend(i);
         is_new.extend(f);
     }
@@ -116,7 +123,42 @@ mod tests {
         assert_eq!(new, vec![false, false]);
     }
 
+    /// The sorting form of [`assign_slots`] (before the O(n) selection), as a reference.
+    fn assign_slots_by_sort(pres: &[f32], k: usize) -> (Vec<u32>, Vec<bool>) {
+        let n = pres.len();
+        let key = |v: f32| if v.is_nan() { f32::NEG_INFINITY } else { v };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| key(pres[b]).total_cmp(&key(pres[a])));
+        let mut chosen: Vec<usize> = order[..k.min(n)].to_vec();
+        chosen.sort_unstable();
+        let mut queue = chosen.iter().copied().filter(|&i| i >= k);
+        let (mut index, mut is_new) = (Vec::new(), Vec::new());
+        for s in 0..k {
+            if chosen.contains(&s) {
+                index.push(s as u32);
+                is_new.push(false);
+            } else if let Some(i) = queue.next() {
+                index.push(i as u32);
+                is_new.push(true);
+            } else {
+                index.push(s as u32);
+                is_new.push(false);
+            }
+        }
+        (index, is_new)
+    }
+
     proptest! {
+        #[test]
+        fn selection_equals_sorting(k in 1usize..8, nd in 0usize..12,
+                                    vals in proptest::collection::vec(0u8..6, 20),
+                                    nan_at in proptest::option::of(0usize..20)) {
+            let n = k + nd;
+            let mut pres: Vec<f32> = (0..n).map(|i| vals[i % vals.len()] as f32 / 5.0).collect();
+            if let Some(j) = nan_at { if j < n { pres[j] = f32::NAN; } }
+            prop_assert_eq!(assign_slots(&pres, k), assign_slots_by_sort(&pres, k));
+        }
+
         #[test]
         fn invariants(k in 1usize..6, nd in 1usize..10, vals in proptest::collection::vec(0u8..5, 16)) {
             let n = k + nd;

@@ -6,7 +6,7 @@ use candle_core::{Module, Result, Tensor};
 use candle_nn::{Conv2d, VarBuilder};
 
 use super::conv::conv2d;
-use super::patches::conv2d_nhwc;
+use super::patches::{conv2d_nhwc_with, Epilogue, PatchInput};
 
 /// Receptive field of the backbone (pixels, per spatial dim).
 pub const RECEPTIVE_FIELD: usize = 31;
@@ -77,26 +77,58 @@ impl Backbone {
 
     /// [`Self::forward`] for inference, without gradients: the same layers computed channels-last
     /// (patches + one matmul per layer, [`crate::nn::patches`]), which avoids candle's
-    /// channels-first im2col and the per-layer transposes.
+    /// channels-first im2col and the per-layer transposes. The zero padding is virtual, and the
+    /// 4×4 layers feeding another 4×4 layer defer their bias + ReLU to the next layer's patch
+    /// reads ([`Epilogue::Deferred`]).
     pub fn forward_inference(&self, images: &Tensor) -> Result<Tensor> {
-        let mut x = self.padded(images)?.permute((0, 2, 3, 1))?.contiguous()?; // (N, H, W, 3)
+        let (_, _, h, w) = self.check(images)?;
+        let (ph0, ph1, _) = grid_padding(h);
+        let (pw0, pw1, _) = grid_padding(w);
+        let mut x = images.permute((0, 2, 3, 1))?.contiguous()?; // (N, H, W, 3)
+        let mut pending: Option<&Tensor> = None;
         let n = self.convs.len();
         for (i, (conv, &s)) in self.convs.iter().zip(&self.strides).enumerate() {
             let _span = layer_span(i);
-            x = conv2d_nhwc(&x, conv.weight(), conv.bias(), s, i + 1 < n)?;
+            let next_is_patch = self
+                .convs
+                .get(i + 1)
+                .is_some_and(|c| c.weight().dim(3).unwrap_or(1) > 1);
+            let epilogue = if i + 1 == n {
+                Epilogue::Bias
+            } else if next_is_patch && conv.bias().is_some() {
+                Epilogue::Deferred
+            } else {
+                Epilogue::BiasRelu
+            };
+            let input = PatchInput {
+                pad: if i == 0 { [ph0, ph1, pw0, pw1] } else { [0; 4] },
+                bias_relu: pending,
+            };
+            x = conv2d_nhwc_with(&x, (conv.weight(), conv.bias()), s, input, epilogue)?;
+            pending = if epilogue == Epilogue::Deferred {
+                conv.bias()
+            } else {
+                None
+            };
         }
         x.permute((0, 3, 1, 2))?.contiguous() // (N, F, gh, gw)
     }
 
-    /// Checked input, zero-padded so the grid of 12-pixel cells covers it exactly.
-    fn padded(&self, images: &Tensor) -> Result<Tensor> {
-        let (_, c, h, w) = images.dims4()?;
+    /// The dims of a checked `(N, 3, H, W)` input.
+    fn check(&self, images: &Tensor) -> Result<(usize, usize, usize, usize)> {
+        let (n, c, h, w) = images.dims4()?;
         if c != 3 || h == 0 || w == 0 {
             candle_core::bail!(
                 "Backbone expects (N, 3, H, W) images with H, W > 0, got {:?}",
                 images.dims()
             );
         }
+        Ok((n, c, h, w))
+    }
+
+    /// Checked input, zero-padded so the grid of 12-pixel cells covers it exactly.
+    fn padded(&self, images: &Tensor) -> Result<Tensor> {
+        let (_, _, h, w) = self.check(images)?;
         let (ph0, ph1, _) = grid_padding(h);
         let (pw0, pw1, _) = grid_padding(w);
         images

@@ -391,9 +391,11 @@ fn rel_attn_fwd_warp<T: KernelFloat>(
     Ok(Some(out))
 }
 
-/// Channels-last patches `(B, OH, OW, kh·kw·C)` of `x (B, H, W, C)` (`nn::patches`).
+/// Channels-last patches `(B, OH, OW, kh·kw·C)` of `x (B, H, W, C)` (`nn::patches`), with the
+/// optional pending input epilogue `relu(x + bias)`.
 pub(crate) fn patches_fwd<T: KernelFloat>(
     x: (&CudaStorage, &Layout),
+    bias: Option<(&CudaStorage, &Layout)>,
     d: &super::patches::PatchDims,
 ) -> Result<CudaSlice<T>> {
     let dev = x.0.device();
@@ -402,13 +404,34 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     let per_image = u32_len(oh * ow * k, "patch values per image")? as usize;
     // SAFETY: every output element is written by the kernel.
     let out = unsafe { dev.alloc::<T>((d.b * per_image).max(1))? };
-    let func = dev.get_or_load_custom_func(&format!("patches_fwd_{}", T::SUFFIX), MODULE, PTX)?;
-    let args = [d.h, d.w, d.c, oh, ow, d.kh, d.kw, d.stride]
-        .iter()
-        .map(|&v| int(v, "patch dimension"))
-        .collect::<Result<Vec<i32>>>()?;
+    let bv = match bias {
+        Some(b) => Some(view::<T>(b.0, b.1)?),
+        None => None,
+    };
+    // float4 moves: 4 channels per thread when C % 4 == 0 and both inputs start 16-byte aligned.
+    let aligned = |l: &Layout| l.start_offset() % 4 == 0;
+    let vec4 =
+        T::SUFFIX == "f32" && d.c % 4 == 0 && aligned(x.1) && bias.is_none_or(|(_, l)| aligned(l));
+    let name = if vec4 {
+        "patches_fwd_v4_f32".to_string()
+    } else {
+        format!("patches_fwd_{}", T::SUFFIX)
+    };
+    let func = dev.get_or_load_custom_func(&name, MODULE, PTX)?;
+    let args = [
+        d.h, d.w, d.c, oh, ow, d.kh, d.kw, d.stride, d.pad[0], d.pad[2],
+    ]
+    .iter()
+    .map(|&v| int(v, "patch dimension"))
+    .collect::<Result<Vec<i32>>>()?;
+    let null: u64 = 0;
     let mut lb = func.builder();
-    lb.arg(&xv).arg(&out);
+    lb.arg(&xv);
+    match &bv {
+        Some(b) => lb.arg(b),
+        None => lb.arg(&null),
+    };
+    lb.arg(&out);
     for a in &args {
         lb.arg(a);
     }
@@ -416,12 +439,14 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
         .ok()
         .filter(|&b| b <= 65_535)
         .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
+    let per_thread = if vec4 { 4 } else { 1 };
     let cfg = LaunchConfig {
-        grid_dim: (blocks(per_image, 256)?.min(4096), images, 1),
+        grid_dim: (blocks(per_image / per_thread, 256)?.min(4096), images, 1),
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: argument list matches `patches_fwd_*`; grid-stride over each image's values.
+    // SAFETY: argument list matches `patches_fwd_*` / `patches_fwd_v4_f32` (a null bias pointer
+    // means none); grid-stride over each image's values.
     unsafe { lb.launch(cfg) }.w()?;
     Ok(out)
 }
@@ -544,20 +569,25 @@ pub(crate) fn bias_act<T: KernelFloat>(
 pub(crate) fn gate_channels<T: KernelFloat>(
     x: (&CudaStorage, &Layout),
     logit: (&CudaStorage, &Layout),
-    c: usize,
-    p: usize,
+    (c, p, row_stride): (usize, usize, usize),
     shift: f64,
 ) -> Result<CudaSlice<T>> {
     let dev = x.0.device();
     let n = x.1.shape().elem_count();
-    let (xv, lv) = (view::<T>(x.0, x.1)?, view::<T>(logit.0, logit.1)?);
+    let rows = n / (c * p).max(1);
+    let start = logit.1.start_offset();
+    let end = start + rows.saturating_sub(1) * row_stride + p;
+    let xv = view::<T>(x.0, x.1)?;
+    let lv = logit.0.as_cuda_slice::<T>()?.slice(start..end);
     // SAFETY: every element is written by the kernel.
     let out = unsafe { dev.alloc::<T>(n.max(1))? };
     let func = dev.get_or_load_custom_func(&format!("gate_channels_{}", T::SUFFIX), MODULE, PTX)?;
-    let (n32, c32, p32) = (
+    u32_len(end, "logit extent")?;
+    let (n32, c32, p32, rs32) = (
         u32_len(n, "elements")?,
         u32_len(c.max(1), "channels")?,
         u32_len(p.max(1), "positions")?,
+        u32_len(row_stride, "logit row stride")?,
     );
     let sh = T::of(shift);
     let mut lb = func.builder();
@@ -567,8 +597,10 @@ pub(crate) fn gate_channels<T: KernelFloat>(
         .arg(&n32)
         .arg(&c32)
         .arg(&p32)
+        .arg(&rs32)
         .arg(&sh);
-    // SAFETY: argument list matches `gate_channels_*`; `out`, `x` hold n elements, `logit` n/c.
+    // SAFETY: argument list matches `gate_channels_*`; `out`, `x` hold n elements, `logit` rows
+    // of p values `row_stride` apart (the slice covers them).
     unsafe { lb.launch(adam_cfg(n)?) }.w()?;
     Ok(out)
 }

@@ -201,14 +201,18 @@ impl CustomOp2 for GateChannels {
         use super::cuda;
         let dev = s1.device();
         let (_, c, p) = l1.shape().dims3()?;
+        let rs = row_stride(l2).ok_or_else(|| {
+            candle_core::Error::Msg("gate_channels: logit rows are not evenly strided".into())
+        })?;
+        let geo = (c, p, rs);
         let st = if cuda::is_f32(s1)? {
             cuda::storage(
-                cuda::gate_channels::<f32>((s1, l1), (s2, l2), c, p, self.shift)?,
+                cuda::gate_channels::<f32>((s1, l1), (s2, l2), geo, self.shift)?,
                 dev,
             )
         } else {
             cuda::storage(
-                cuda::gate_channels::<f64>((s1, l1), (s2, l2), c, p, self.shift)?,
+                cuda::gate_channels::<f64>((s1, l1), (s2, l2), geo, self.shift)?,
                 dev,
             )
         };
@@ -222,21 +226,24 @@ impl CustomOp2 for GateChannels {
         _res: &Tensor,
         grad_res: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
-        let s = candle_nn::ops::sigmoid(&(logit + self.shift)?)?; // (N, P)
+        let (n, _, p) = x.dims3()?;
+        let s = candle_nn::ops::sigmoid(&(logit + self.shift)?)?.reshape((n, p))?;
         let gx = grad_res.broadcast_mul(&s.unsqueeze(1)?)?;
         let ds = (grad_res * x)?.sum(1)?; // (N, P)
         let gl = ds.mul(&s)?.mul(&s.affine(-1.0, 1.0)?)?;
-        Ok((Some(gx), Some(gl)))
+        Ok((Some(gx), Some(gl.reshape(logit.shape())?)))
     }
 }
 
-/// `x · σ(logit + shift)` with `x (N, C, P)` and `logit (N, P)`: one sigmoid gate per position,
-/// shared by the `C` channels (the propagation glimpse mask). Differentiable in both arguments.
+/// `x · σ(logit + shift)` with `x (N, C, P)` and `logit (..., P)` holding `N` rows of `P` (e.g.
+/// `(B, K, P)` with `B·K = N`): one sigmoid gate per position, shared by the `C` channels (the
+/// propagation glimpse mask). On the GPU a logit whose rows are evenly strided (a `narrow` of a
+/// wider tensor) is read in place, without a contiguous copy. Differentiable in both arguments.
 pub fn gate_channels(x: &Tensor, logit: &Tensor, shift: f64) -> Result<Tensor> {
     let (n, _, p) = x.dims3()?;
-    if logit.dims() != [n, p] {
+    if logit.dim(D::Minus1)? != p || logit.elem_count() != n * p {
         candle_core::bail!(
-            "gate_channels: logit of shape {:?} does not match x {:?} (want [{n}, {p}])",
+            "gate_channels: logit of shape {:?} does not match x {:?} (want {n} rows of {p})",
             logit.dims(),
             x.dims()
         );
@@ -245,11 +252,31 @@ pub fn gate_channels(x: &Tensor, logit: &Tensor, shift: f64) -> Result<Tensor> {
         && x.dtype() == logit.dtype()
         && matches!(x.dtype(), DType::F32 | DType::F64);
     if !fused {
-        let gate = candle_nn::ops::sigmoid(&(logit + shift)?)?.unsqueeze(1)?;
+        let gate = candle_nn::ops::sigmoid(&(logit + shift)?)?.reshape((n, 1, p))?;
         return x.broadcast_mul(&gate);
     }
-    x.contiguous()?
-        .apply_op2(&logit.contiguous()?, GateChannels { shift })
+    let logit = if logit.device().is_cuda() && row_stride(logit.layout()).is_some() {
+        logit.clone()
+    } else {
+        logit.contiguous()?
+    };
+    x.contiguous()?.apply_op2(&logit, GateChannels { shift })
+}
+
+/// The distance between consecutive `P`-rows of a layout whose last axis is contiguous and whose
+/// leading axes collapse into one evenly strided row axis; `None` otherwise.
+pub(crate) fn row_stride(l: &Layout) -> Option<usize> {
+    let (dims, strides) = (l.dims(), l.stride());
+    let r = dims.len();
+    if r < 2 || strides[r - 1] != 1 {
+        return None;
+    }
+    for i in 0..r - 2 {
+        if dims[i + 1] > 1 && strides[i] != strides[i + 1] * dims[i + 1] {
+            return None;
+        }
+    }
+    Some(strides[r - 2])
 }
 
 #[cfg(test)]
@@ -367,7 +394,32 @@ mod tests {
         if let Ok(dev) = Device::new_cuda(0) {
             check_gate(&dev, DType::F64, 1e-12);
             check_gate(&dev, DType::F32, 1e-6);
+            check_strided_gate(&dev);
         }
+    }
+
+    /// A `(B, K, P)` logit narrowed out of a wider tensor (read in place on the GPU).
+    fn check_strided_gate(dev: &Device) {
+        let mut rng = SeededRng::new(13);
+        let (b, k, c, p) = (2, 3, 3, 5);
+        let wide = rng.normal(&[b, k, p + 4], dev).unwrap();
+        let logit = wide.narrow(2, 2, p).unwrap();
+        assert_eq!(row_stride(logit.layout()), Some(p + 4));
+        let x = rng.normal(&[b * k, c, p], dev).unwrap();
+        let got = gate_channels(&x, &logit, 1.0).unwrap();
+        let gate = candle_nn::ops::sigmoid(&(logit.contiguous().unwrap() + 1.0).unwrap())
+            .unwrap()
+            .reshape((b * k, 1, p))
+            .unwrap();
+        assert!(max_err(&got, &x.broadcast_mul(&gate).unwrap()) < 1e-6);
+    }
+
+    #[test]
+    fn strided_logit_on_the_cpu_and_row_stride() {
+        check_strided_gate(&Device::Cpu);
+        let t = Tensor::zeros((2, 3, 4), DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(row_stride(t.transpose(0, 1).unwrap().layout()), None);
+        assert_eq!(row_stride(t.layout()), Some(4));
     }
 
     #[test]
@@ -380,7 +432,7 @@ mod tests {
         let x = Tensor::zeros((2, 3, 5), DType::F32, &dev).unwrap();
         let l = Tensor::zeros((2, 4), DType::F32, &dev).unwrap();
         let e = gate_channels(&x, &l, 1.0).unwrap_err().to_string();
-        assert!(e.contains("want [2, 5]"), "{e}");
+        assert!(e.contains("want 2 rows of 5"), "{e}");
     }
 
     #[test]

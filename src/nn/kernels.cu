@@ -622,13 +622,22 @@ REL_ATTN_WARP(f64, double)
 
 // ---------------------------------------------------------------------------------------------
 // Channels-last patches (src/nn/patches.rs): x (B,H,W,C) -> out (B,OH,OW,KH*KW*C), ordered
-// (dy, dx, c). One thread per output value (grid-stride over one image per blockIdx.y; the
-// launcher checks an image's count fits 32 bits): consecutive threads write consecutive values and read runs of KW*C contiguous inputs.
-// (A block per output position left most threads idle for the 48-value patches of RGB input.)
+// (dy, dx, c), with virtual zero padding (PT rows above, PL columns left; anything outside the
+// input reads 0) and, when bias != 0, the previous layer's pending relu(x + bias[c]) applied to
+// every value read (padding stays 0). One thread per output value (grid-stride over one image
+// per blockIdx.y; the launcher checks an image's count fits 32 bits). The _v4 form moves 4
+// channels at a time (float4) when C % 4 == 0.
 
 template <typename T>
-__device__ void patches_fwd(const T *x, T *out, int H, int W, int C, int OH, int OW, int KH,
-                            int KW, int S) {
+__device__ __forceinline__ T patch_in(T v, const T *bias, unsigned int c) {
+    if (bias == 0) return v;
+    v += bias[c];
+    return v > (T)0 ? v : (T)0;
+}
+
+template <typename T>
+__device__ void patches_fwd(const T *x, const T *bias, T *out, int H, int W, int C, int OH,
+                            int OW, int KH, int KW, int S, int PT, int PL) {
     const unsigned int row = (unsigned int)KW * C, K = (unsigned int)KH * row;
     const unsigned int m = (unsigned int)OH * OW * K;  // values per image; blockIdx.y = image
     const T *xb = x + (size_t)blockIdx.y * H * W * C;
@@ -638,17 +647,58 @@ __device__ void patches_fwd(const T *x, T *out, int H, int W, int C, int OH, int
         const unsigned int pos = i / K, j = i - pos * K;
         const unsigned int oy = pos / OW, ox = pos - oy * OW;
         const unsigned int dy = j / row, rest = j - dy * row;
-        ob[i] = xb[((size_t)(oy * S + dy) * W + ox * S) * C + rest];
+        const unsigned int dx = rest / C, c = rest - dx * C;
+        const int iy = (int)(oy * S + dy) - PT, ix = (int)(ox * S + dx) - PL;
+        T v = (T)0;
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W)
+            v = patch_in(xb[((size_t)iy * W + ix) * C + c], bias, c);
+        ob[i] = v;
+    }
+}
+
+__device__ void patches_fwd_v4(const float *x, const float *bias, float *out, int H, int W,
+                               int C, int OH, int OW, int KH, int KW, int S, int PT, int PL) {
+    const unsigned int C4 = C / 4, row4 = (unsigned int)KW * C4, K4 = (unsigned int)KH * row4;
+    const unsigned int m4 = (unsigned int)OH * OW * K4;
+    const float4 *xb = (const float4 *)(x + (size_t)blockIdx.y * H * W * C);
+    float4 *ob = (float4 *)(out + (size_t)blockIdx.y * m4 * 4);
+    const float4 *b4 = (const float4 *)bias;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < m4;
+         i += blockDim.x * gridDim.x) {
+        const unsigned int pos = i / K4, j = i - pos * K4;
+        const unsigned int oy = pos / OW, ox = pos - oy * OW;
+        const unsigned int dy = j / row4, rest = j - dy * row4;
+        const unsigned int dx = rest / C4, c4 = rest - dx * C4;
+        const int iy = (int)(oy * S + dy) - PT, ix = (int)(ox * S + dx) - PL;
+        float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+            v = xb[((size_t)iy * W + ix) * C4 + c4];
+            if (bias != 0) {
+                const float4 bb = b4[c4];
+                v.x = fmaxf(v.x + bb.x, 0.f);
+                v.y = fmaxf(v.y + bb.y, 0.f);
+                v.z = fmaxf(v.z + bb.z, 0.f);
+                v.w = fmaxf(v.w + bb.w, 0.f);
+            }
+        }
+        ob[i] = v;
     }
 }
 
 #define PATCHES(NAME, T)                                                                         \
-    extern "C" __global__ void patches_fwd_##NAME(const T *x, T *out, int H, int W, int C,       \
-                                                  int OH, int OW, int KH, int KW, int S) {       \
-        patches_fwd<T>(x, out, H, W, C, OH, OW, KH, KW, S);                                      \
+    extern "C" __global__ void patches_fwd_##NAME(const T *x, const T *bias, T *out, int H,     \
+                                                  int W, int C, int OH, int OW, int KH, int KW,  \
+                                                  int S, int PT, int PL) {                       \
+        patches_fwd<T>(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);                        \
     }
 PATCHES(f32, float)
 PATCHES(f64, double)
+
+extern "C" __global__ void patches_fwd_v4_f32(const float *x, const float *bias, float *out,
+                                              int H, int W, int C, int OH, int OW, int KH,
+                                              int KW, int S, int PT, int PL) {
+    patches_fwd_v4(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Fused Adam (src/nn/fused_adam.rs), TF1's epsilon-hat form, arithmetic in double.
@@ -745,14 +795,15 @@ __device__ void bias_act(const T *x, const T *b, T *y, unsigned int n, unsigned 
     }
 }
 
-// y[m, ch, q] = x[m, ch, q] * sigmoid(logit[m, q] + shift) over (N, C, P).
+// y[m, ch, q] = x[m, ch, q] * sigmoid(logit[m * rs + q] + shift) over (N, C, P); rs = row
+// stride of the logit (P when contiguous).
 template <typename T>
 __device__ void gate_channels(const T *x, const T *logit, T *y, unsigned int n, unsigned int c,
-                              unsigned int p, T shift) {
+                              unsigned int p, unsigned int rs, T shift) {
     for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
         const unsigned int q = i % p;
         const unsigned int m = i / (c * p);
-        const T l = logit[m * p + q] + shift;
+        const T l = logit[(size_t)m * rs + q] + shift;
         y[i] = x[i] / ((T)1 + exp(-l));
     }
 }
@@ -764,8 +815,8 @@ __device__ void gate_channels(const T *x, const T *logit, T *y, unsigned int n, 
     }                                                                                            \
     extern "C" __global__ void gate_channels_##NAME(const T *x, const T *logit, T *y,            \
                                                     unsigned int n, unsigned int c,              \
-                                                    unsigned int p, T shift) {                   \
-        gate_channels<T>(x, logit, y, n, c, p, shift);                                           \
+                                                    unsigned int p, unsigned int rs, T shift) {  \
+        gate_channels<T>(x, logit, y, n, c, p, rs, shift);                                       \
     }
 EPILOGUE(f32, float)
 EPILOGUE(f64, double)

@@ -1,20 +1,23 @@
 //! Channels-last patch extraction (im2col), forward only: the inference path of the backbone's
-//! strided convolutions (`Backbone::forward_inference`).
+//! strided convolutions (`Backbone::forward_inference`) and of the discovery fuse convolutions.
 //!
 //! candle's CUDA `conv2d` extracts patches from channels-first images (strided, uncoalesced reads)
 //! and transposes its result back to channels-first with an extra copy per layer; on Space
 //! Invaders frames at batch 256 that made the backbone 40 % of an inference step. Channels-last
-//! patches are contiguous runs of `kw·C` values per kernel row, so one block per output position
-//! copies them with coalesced reads and writes, and the convolution becomes one matmul whose
-//! output is already channels-last. Training keeps candle's `conv2d` (it needs gradients).
+//! patches are contiguous runs of `kw·C` values per kernel row, and the convolution becomes one
+//! matmul whose output is already channels-last. The patch kernel also zero-pads virtually (no
+//! padded copy of the input) and can apply the previous layer's pending `relu(x + bias)` as it
+//! reads, so a layer whose only consumer is the next patch extraction never needs its own
+//! bias/ReLU pass ([`Epilogue::Deferred`]). Training keeps candle's `conv2d` (it needs gradients).
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Tensor};
+use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Storage, Tensor};
 use rayon::prelude::*;
 
 use super::cpu::storage_slice;
 
-/// Patch geometry: kernel `kh × kw`, stride `s` (no padding: pad the input first).
+/// Patch geometry: kernel `kh × kw`, stride `stride`, virtual zero padding
+/// `pad = [top, bottom, left, right]` of the `(B, H, W, C)` input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct PatchDims {
     pub b: usize,
@@ -24,15 +27,16 @@ pub(crate) struct PatchDims {
     pub kh: usize,
     pub kw: usize,
     pub stride: usize,
+    pub pad: [usize; 4],
 }
 
 impl PatchDims {
     pub fn out_h(&self) -> usize {
-        (self.h - self.kh) / self.stride + 1
+        (self.h + self.pad[0] + self.pad[1] - self.kh) / self.stride + 1
     }
 
     pub fn out_w(&self) -> usize {
-        (self.w - self.kw) / self.stride + 1
+        (self.w + self.pad[2] + self.pad[3] - self.kw) / self.stride + 1
     }
 
     /// Values per patch, ordered `(dy, dx, c)`.
@@ -45,18 +49,31 @@ struct PatchOp {
     kh: usize,
     kw: usize,
     stride: usize,
+    pad: [usize; 4],
+    /// `relu(x + bias)` applied to every input value read (`bias (C)`); padding stays 0.
+    input_bias_relu: Option<Tensor>,
 }
 
 impl PatchOp {
     fn dims(&self, l: &Layout) -> Result<PatchDims> {
         let (b, h, w, c) = l.shape().dims4()?;
-        if h < self.kh || w < self.kw || self.stride == 0 {
+        let [pt, pb, pl, pr] = self.pad;
+        if h + pt + pb < self.kh || w + pl + pr < self.kw || self.stride == 0 {
             candle_core::bail!(
-                "patches: input {:?} smaller than the {}x{} kernel (or stride 0)",
+                "patches: input {:?} (padding {:?}) smaller than the {}x{} kernel (or stride 0)",
                 l.dims(),
+                self.pad,
                 self.kh,
                 self.kw
             );
+        }
+        if let Some(bias) = &self.input_bias_relu {
+            if bias.dims() != [c] {
+                candle_core::bail!(
+                    "patches: input bias {:?} does not match {c} channels",
+                    bias.dims()
+                );
+            }
         }
         Ok(PatchDims {
             b,
@@ -66,6 +83,7 @@ impl PatchOp {
             kh: self.kh,
             kw: self.kw,
             stride: self.stride,
+            pad: self.pad,
         })
     }
 
@@ -74,15 +92,31 @@ impl PatchOp {
     }
 }
 
-fn patches_cpu<T: candle_core::WithDType>(x: &[T], d: &PatchDims) -> Vec<T> {
+fn patches_cpu<T: candle_core::WithDType>(x: &[T], bias: Option<&[T]>, d: &PatchDims) -> Vec<T> {
     let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
-    let row = d.kw * d.c; // one kernel row: contiguous in the input
+    let c = d.c;
     let mut out = vec![T::zero(); d.b * oh * ow * k];
     out.par_chunks_mut(k).enumerate().for_each(|(pos, patch)| {
         let (b, oy, ox) = (pos / (oh * ow), pos / ow % oh, pos % ow);
         for dy in 0..d.kh {
-            let src = ((b * d.h + oy * d.stride + dy) * d.w + ox * d.stride) * d.c;
-            patch[dy * row..(dy + 1) * row].copy_from_slice(&x[src..src + row]);
+            for dx in 0..d.kw {
+                let dst = &mut patch[(dy * d.kw + dx) * c..(dy * d.kw + dx + 1) * c];
+                let (iy, ix) = (oy * d.stride + dy, ox * d.stride + dx);
+                if iy < d.pad[0] || ix < d.pad[2] || iy - d.pad[0] >= d.h || ix - d.pad[2] >= d.w {
+                    continue; // padding: stays zero
+                }
+                let src = ((b * d.h + iy - d.pad[0]) * d.w + ix - d.pad[2]) * c;
+                let src = &x[src..src + c];
+                match bias {
+                    None => dst.copy_from_slice(src),
+                    Some(bias) => {
+                        for ((o, &v), &bv) in dst.iter_mut().zip(src).zip(bias) {
+                            let v = v + bv;
+                            *o = if v < T::zero() { T::zero() } else { v };
+                        }
+                    }
+                }
+            }
         }
     });
     out
@@ -95,9 +129,29 @@ impl CustomOp1 for PatchOp {
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
         let d = self.dims(l)?;
+        let bias = match &self.input_bias_relu {
+            Some(b) => Some(
+                b.to_dtype(s.dtype())?
+                    .to_device(&candle_core::Device::Cpu)?,
+            ),
+            None => None,
+        };
+        let guard = bias.as_ref().map(|b| b.storage_and_layout());
+        macro_rules! run {
+            ($t:ty, $variant:ident) => {{
+                let bias_slice = match &guard {
+                    Some((st, bl)) => match &**st {
+                        Storage::Cpu(cs) => Some(storage_slice::<$t>(cs, bl)?),
+                        _ => candle_core::bail!("patches: bias must be on the CPU"),
+                    },
+                    None => None,
+                };
+                CpuStorage::$variant(patches_cpu(storage_slice::<$t>(s, l)?, bias_slice, &d))
+            }};
+        }
         let out = match s {
-            CpuStorage::F32(_) => CpuStorage::F32(patches_cpu(storage_slice::<f32>(s, l)?, &d)),
-            CpuStorage::F64(_) => CpuStorage::F64(patches_cpu(storage_slice::<f64>(s, l)?, &d)),
+            CpuStorage::F32(_) => run!(f32, F32),
+            CpuStorage::F64(_) => run!(f64, F64),
             other => candle_core::bail!("patches supports F32 and F64, got {:?}", other.dtype()),
         };
         Ok((out, Self::out_shape(&d)))
@@ -112,23 +166,54 @@ impl CustomOp1 for PatchOp {
         use super::cuda;
         let d = self.dims(l)?;
         let dev = s.device();
+        let bias = match &self.input_bias_relu {
+            Some(b) => Some(b.to_dtype(s.dtype())?.contiguous()?),
+            None => None,
+        };
+        let guard = bias.as_ref().map(|b| b.storage_and_layout());
+        let bias_arg = match &guard {
+            Some((st, bl)) => match &**st {
+                Storage::Cuda(cs) => Some((cs, *bl)),
+                _ => candle_core::bail!("patches: bias must be on the input's device"),
+            },
+            None => None,
+        };
         let st = if cuda::is_f32(s)? {
-            cuda::storage(cuda::patches_fwd::<f32>((s, l), &d)?, dev)
+            cuda::storage(cuda::patches_fwd::<f32>((s, l), bias_arg, &d)?, dev)
         } else {
-            cuda::storage(cuda::patches_fwd::<f64>((s, l), &d)?, dev)
+            cuda::storage(cuda::patches_fwd::<f64>((s, l), bias_arg, &d)?, dev)
         };
         Ok((st, Self::out_shape(&d)))
     }
 }
 
+/// How a layer's input is read and padded.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PatchInput<'a> {
+    /// Virtual zero padding `[top, bottom, left, right]`.
+    pub pad: [usize; 4],
+    /// The previous layer's deferred epilogue: every value read becomes `relu(x + bias)`.
+    pub bias_relu: Option<&'a Tensor>,
+}
+
 /// Patches `(B, OH, OW, kh·kw·C)` (ordered `dy, dx, c`) of a channels-last `(B, H, W, C)` input,
-/// kernel `kh × kw`, stride `stride`, no padding. No gradient flows through it.
-pub fn patches_nhwc(x: &Tensor, kh: usize, kw: usize, stride: usize) -> Result<Tensor> {
+/// kernel `kh × kw`, stride `stride`, read as `input` says. No gradient flows through it.
+pub fn patches_nhwc(
+    x: &Tensor,
+    (kh, kw): (usize, usize),
+    stride: usize,
+    input: PatchInput,
+) -> Result<Tensor> {
     if !matches!(x.dtype(), DType::F32 | DType::F64) {
         candle_core::bail!("patches supports F32 and F64, got {:?}", x.dtype());
     }
-    x.contiguous()?
-        .apply_op1_no_bwd(&PatchOp { kh, kw, stride })
+    x.contiguous()?.apply_op1_no_bwd(&PatchOp {
+        kh,
+        kw,
+        stride,
+        pad: input.pad,
+        input_bias_relu: input.bias_relu.map(|b| b.detach()),
+    })
 }
 
 /// A convolution weight `(Cout, Cin, kh, kw)` as the `(kh·kw·Cin, Cout)` matrix that multiplies
@@ -140,9 +225,54 @@ pub fn weight_matrix(w: &Tensor) -> Result<Tensor> {
         .reshape((kh * kw * ci, co))
 }
 
+/// What a channels-last convolution does after its matmul.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Epilogue {
+    /// Add the bias.
+    Bias,
+    /// Add the bias, then ReLU (one fused pass).
+    BiasRelu,
+    /// Return the raw matmul output; the caller passes the bias as the next layer's
+    /// [`PatchInput::bias_relu`] (bias + ReLU applied while that layer reads its patches).
+    Deferred,
+}
+
 /// A channels-last convolution: `x (B, H, W, Cin)` → `(B, OH, OW, Cout)`, weight
-/// `(Cout, Cin, kh, kw)` as candle stores it, optional bias `(Cout)`, stride `stride`, no padding,
-/// followed by a ReLU when `relu` (fused with the bias add, [`super::epilogue::bias_act`]).
+/// `(Cout, Cin, kh, kw)` as candle stores it, optional bias `(Cout)`, stride `stride`, input read
+/// as `input` says, output finished as `epilogue` says.
+pub fn conv2d_nhwc_with(
+    x: &Tensor,
+    (w, bias): (&Tensor, Option<&Tensor>),
+    stride: usize,
+    input: PatchInput,
+    epilogue: Epilogue,
+) -> Result<Tensor> {
+    let (b, _, _, _) = x.dims4()?;
+    let (co, _, kh, kw) = w.dims4()?;
+    let plain = input.pad == [0; 4] && input.bias_relu.is_none();
+    let (rows, oh, ow) = if kh == 1 && kw == 1 && stride == 1 && plain {
+        let (_, h, wd, c) = x.dims4()?;
+        (x.reshape((b * h * wd, c))?, h, wd)
+    } else {
+        let p = patches_nhwc(x, (kh, kw), stride, input)?;
+        let (_, oh, ow, k) = p.dims4()?;
+        (p.reshape((b * oh * ow, k))?, oh, ow)
+    };
+    let y = rows.matmul(&weight_matrix(w)?)?; // (B·OH·OW, Cout)
+    let y = match (bias, epilogue) {
+        (None, Epilogue::Deferred) => candle_core::bail!(
+            "conv2d_nhwc: a deferred epilogue needs a bias (the next layer applies relu(x + bias))"
+        ),
+        (Some(_), Epilogue::Deferred) => y,
+        (Some(bias), e) => super::epilogue::bias_act(&y, bias, e == Epilogue::BiasRelu)?,
+        (None, Epilogue::BiasRelu) => y.relu()?,
+        (None, Epilogue::Bias) => y,
+    };
+    y.reshape((b, oh, ow, co))
+}
+
+/// [`conv2d_nhwc_with`] without padding or a pending input epilogue; ReLU after the bias when
+/// `relu`.
 pub fn conv2d_nhwc(
     x: &Tensor,
     w: &Tensor,
@@ -150,24 +280,12 @@ pub fn conv2d_nhwc(
     stride: usize,
     relu: bool,
 ) -> Result<Tensor> {
-    let (b, _, _, _) = x.dims4()?;
-    let (co, _, kh, kw) = w.dims4()?;
-    let (rows, k, oh, ow) = if kh == 1 && kw == 1 && stride == 1 {
-        let (_, h, wd, c) = x.dims4()?;
-        (x.reshape((b * h * wd, c))?, c, h, wd)
+    let e = if relu {
+        Epilogue::BiasRelu
     } else {
-        let p = patches_nhwc(x, kh, kw, stride)?;
-        let (_, oh, ow, k) = p.dims4()?;
-        (p.reshape((b * oh * ow, k))?, k, oh, ow)
+        Epilogue::Bias
     };
-    debug_assert_eq!(k, w.elem_count() / co);
-    let y = rows.matmul(&weight_matrix(w)?)?; // (B·OH·OW, Cout)
-    let y = match bias {
-        Some(bias) => super::epilogue::bias_act(&y, bias, relu)?,
-        None if relu => y.relu()?,
-        None => y,
-    };
-    y.reshape((b, oh, ow, co))
+    conv2d_nhwc_with(x, (w, bias), stride, PatchInput::default(), e)
 }
 
 #[cfg(test)]
@@ -230,6 +348,95 @@ mod tests {
         }
     }
 
+    /// Virtual padding and a pending `relu(x + b)` equal candle's conv2d on the explicitly
+    /// activated, zero-padded input; `channels` 4 and 8 take the float4 path on the GPU.
+    fn check_padded_deferred(dev: &Device, dtype: DType, tol: f64) {
+        let mut rng = SeededRng::new(5);
+        for (ci, co, k, s, pad) in [
+            (3, 5, 4, 3, [2, 1, 3, 0]),
+            (4, 6, 3, 1, [1, 1, 1, 1]),
+            (8, 3, 4, 2, [0, 0, 0, 0]),
+        ] {
+            let (h, w) = (9, 11);
+            let x = rng
+                .normal(&[2, h, w, ci], dev)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            let b_in = rng.normal(&[ci], dev).unwrap().to_dtype(dtype).unwrap();
+            let wt = rng
+                .normal(&[co, ci, k, k], dev)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap();
+            let bias = rng.normal(&[co], dev).unwrap().to_dtype(dtype).unwrap();
+            let act = x.broadcast_add(&b_in).unwrap().relu().unwrap();
+            let padded = act
+                .pad_with_zeros(1, pad[0], pad[1])
+                .unwrap()
+                .pad_with_zeros(2, pad[2], pad[3])
+                .unwrap()
+                .permute((0, 3, 1, 2))
+                .unwrap();
+            let cfg = candle_nn::Conv2dConfig {
+                stride: s,
+                ..Default::default()
+            };
+            let want = candle_nn::Conv2d::new(wt.clone(), Some(bias.clone()), cfg)
+                .forward(&padded)
+                .unwrap()
+                .relu()
+                .unwrap();
+            let input = PatchInput {
+                pad,
+                bias_relu: Some(&b_in),
+            };
+            let got = conv2d_nhwc_with(&x, (&wt, Some(&bias)), s, input, Epilogue::BiasRelu)
+                .unwrap()
+                .permute((0, 3, 1, 2))
+                .unwrap();
+            assert_eq!(got.dims(), want.dims(), "{ci}->{co} k{k} s{s} {pad:?}");
+            let err: f64 = (got - &want)
+                .unwrap()
+                .abs()
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .max(0)
+                .unwrap()
+                .to_dtype(DType::F64)
+                .unwrap()
+                .to_scalar()
+                .unwrap();
+            assert!(err < tol, "{ci}->{co} k{k} s{s} {pad:?}: {err}");
+        }
+        // A deferred epilogue needs a bias to defer.
+        let x = Tensor::zeros((1, 4, 4, 2), dtype, dev).unwrap();
+        let wt = Tensor::zeros((3, 2, 2, 2), dtype, dev).unwrap();
+        let e = conv2d_nhwc_with(
+            &x,
+            (&wt, None),
+            1,
+            PatchInput::default(),
+            Epilogue::Deferred,
+        );
+        assert!(e.unwrap_err().to_string().contains("needs a bias"));
+    }
+
+    #[test]
+    fn padding_and_deferred_epilogue_equal_composed_cpu() {
+        check_padded_deferred(&Device::Cpu, DType::F64, 1e-10);
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn padding_and_deferred_epilogue_equal_composed_cuda() {
+        if let Ok(dev) = Device::new_cuda(0) {
+            check_padded_deferred(&dev, DType::F64, 1e-10);
+            check_padded_deferred(&dev, DType::F32, 1e-3);
+        }
+    }
+
     #[test]
     fn patch_order_is_row_col_channel() {
         let dev = Device::Cpu;
@@ -240,7 +447,7 @@ mod tests {
             })
             .collect();
         let x = Tensor::from_vec(v, (1, 3, 3, 2), &dev).unwrap();
-        let p = patches_nhwc(&x, 2, 2, 1).unwrap();
+        let p = patches_nhwc(&x, (2, 2), 1, PatchInput::default()).unwrap();
         assert_eq!(p.dims(), &[1, 2, 2, 8]);
         let p11: Vec<f32> = p
             .get(0)
@@ -252,6 +459,6 @@ mod tests {
             .to_vec1()
             .unwrap();
         assert_eq!(p11, vec![110., 111., 120., 121., 210., 211., 220., 221.]);
-        assert!(patches_nhwc(&x, 4, 4, 1).is_err());
+        assert!(patches_nhwc(&x, (4, 4), 1, PatchInput::default()).is_err());
     }
 }
