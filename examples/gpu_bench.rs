@@ -46,6 +46,9 @@ struct Args {
     /// epilogues of `silot::nn::epilogue`).
     #[arg(long)]
     composed_epilogues: bool,
+    /// Keep cudarc's per-buffer event tracking on (before `silot::nn::prepare_device`).
+    #[arg(long)]
+    event_tracking: bool,
     /// Render the reconstruction in inference steps (the encoder alone does not need it).
     #[arg(long)]
     reconstruct: bool,
@@ -305,7 +308,11 @@ fn infer(
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let dev = open(args.device)?;
+    let dev = if args.event_tracking && args.device == DeviceArg::Cuda {
+        Device::new_cuda(0)?
+    } else {
+        open(args.device)?
+    };
     if args.host_kernels {
         silot::nn::set_device_kernels(false);
     }
@@ -352,6 +359,7 @@ fn main() -> Result<()> {
             "fused"
         }
     );
+    println!("cudarc event tracking: {}", args.event_tracking);
     if only.contains(&"ops") && !args.host_kernels {
         ops(&dev, args.iters)?;
     }

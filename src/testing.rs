@@ -9,9 +9,11 @@ use candle_core::Device;
 pub fn cuda_device() -> Device {
     static DEV: std::sync::OnceLock<Device> = std::sync::OnceLock::new();
     DEV.get_or_init(|| {
-        Device::new_cuda(0).unwrap_or_else(|e| {
+        let dev = Device::new_cuda(0).unwrap_or_else(|e| {
             panic!("CUDA device tests need a GPU and a `--features cuda` build: {e}")
-        })
+        });
+        crate::nn::prepare_device(&dev);
+        dev
     })
     .clone()
 }

@@ -23,9 +23,11 @@ pub fn open(d: DeviceArg) -> anyhow::Result<Device> {
                      `cargo build --release --features cuda` (see README, CUDA section)"
                 );
             }
-            Device::new_cuda(0).map_err(|e| {
+            let dev = Device::new_cuda(0).map_err(|e| {
                 anyhow::anyhow!("--device cuda: no usable GPU ({e}); check the driver and LD_LIBRARY_PATH, or use --device cpu")
-            })
+            })?;
+            crate::nn::prepare_device(&dev);
+            Ok(dev)
         }
     }
 }

@@ -100,6 +100,22 @@ pub fn fused_epilogues() -> bool {
     FUSED_EPILOGUES.get()
 }
 
+/// Prepare `dev` for SILOT's single-stream use. On CUDA this turns off cudarc's event tracking:
+/// by default every buffer carries two CUDA events that each kernel launch records and each drop
+/// waits on — host time per op that matters only when buffers cross streams, which candle's one
+/// stream per device never does. The CLI, the benchmarks and the test device call it; library
+/// users who open their own `Device::new_cuda` should too. No-op on the CPU.
+pub fn prepare_device(dev: &candle_core::Device) {
+    #[cfg(feature = "cuda")]
+    if let candle_core::Device::Cuda(c) = dev {
+        // SAFETY: candle issues all work of a device on its single stream, so stream order
+        // already sequences every buffer's reads, writes and frees.
+        unsafe { c.disable_event_tracking() }
+    }
+    #[cfg(not(feature = "cuda"))]
+    let _ = dev;
+}
+
 /// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour
 /// (`d = 0`), `f` for the upper one (`d = 1`), per axis, times the validity mask;
 /// returned with a broadcast axis at dim 2. `fy`, `fx`, `valid`: same shape.
