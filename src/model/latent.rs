@@ -45,7 +45,7 @@ pub struct LatentSampler<'a> {
 
 /// `σ(clip(x, −10, 10))`.
 pub fn sigmoid10(x: &Tensor) -> Result<Tensor> {
-    candle_nn::ops::sigmoid(&x.clamp(-10f64, 10f64)?)
+    candle_nn::ops::sigmoid(&crate::nn::epilogue::clamp(x, -10.0, 10.0)?)
 }
 
 impl LatentSampler<'_> {
@@ -84,9 +84,8 @@ impl LatentSampler<'_> {
     /// Presence from a logit: `λ = clip(ℓ/obj_temp, ±10)`; noisy:
     /// `s = (λ + log(u+1e-9) − log(1−u+1e-9))/concrete_temp`, else `s = λ`; value `σ(s)`.
     pub fn pres(&mut self, logit: &Tensor) -> Result<PresLatent> {
-        let log_odds = logit
-            .affine(1.0 / self.obj_temp, 0.0)?
-            .clamp(-10f64, 10f64)?;
+        let log_odds =
+            crate::nn::epilogue::clamp(&logit.affine(1.0 / self.obj_temp, 0.0)?, -10.0, 10.0)?;
         let pre_sigmoid = if self.noisy {
             let u = noise_like(logit, Noise::Uniform, self.rng.next_u64())?;
             let noise = (u.affine(1.0, 1e-9)?.log()? - u.affine(-1.0, 1.0 + 1e-9)?.log()?)?;

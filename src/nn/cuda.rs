@@ -604,3 +604,51 @@ pub(crate) fn gate_channels<T: KernelFloat>(
     unsafe { lb.launch(adam_cfg(n)?) }.w()?;
     Ok(out)
 }
+
+/// `g · [mask(r)]` (`nn::epilogue`): kind 0 `r > 0`, kind 1 `lo ≤ r ≤ hi`.
+pub(crate) fn masked_grad<T: KernelFloat>(
+    g: (&CudaStorage, &Layout),
+    r: (&CudaStorage, &Layout),
+    kind: i32,
+    lo: f64,
+    hi: f64,
+) -> Result<CudaSlice<T>> {
+    let dev = g.0.device();
+    let n = g.1.shape().elem_count();
+    let (gv, rv) = (view::<T>(g.0, g.1)?, view::<T>(r.0, r.1)?);
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("masked_grad_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n32, lo, hi) = (u32_len(n, "elements")?, T::of(lo), T::of(hi));
+    let mut lb = func.builder();
+    lb.arg(&gv)
+        .arg(&rv)
+        .arg(&out)
+        .arg(&n32)
+        .arg(&kind)
+        .arg(&lo)
+        .arg(&hi);
+    // SAFETY: argument list matches `masked_grad_*`; all three buffers hold n elements.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}
+
+/// `min(max(x, lo), hi)` (`nn::epilogue::clamp`).
+pub(crate) fn clamp<T: KernelFloat>(
+    x: (&CudaStorage, &Layout),
+    lo: f64,
+    hi: f64,
+) -> Result<CudaSlice<T>> {
+    let dev = x.0.device();
+    let n = x.1.shape().elem_count();
+    let xv = view::<T>(x.0, x.1)?;
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("clamp_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n32, lo, hi) = (u32_len(n, "elements")?, T::of(lo), T::of(hi));
+    let mut lb = func.builder();
+    lb.arg(&xv).arg(&out).arg(&n32).arg(&lo).arg(&hi);
+    // SAFETY: argument list matches `clamp_*`; both buffers hold n elements.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}

@@ -5,7 +5,7 @@ use candle_core::{Result, Tensor};
 
 /// `std(ℓ) = 2·σ(clip(ℓ, −10, 10))`.
 pub fn std_from_logit(l: &Tensor) -> Result<Tensor> {
-    candle_nn::ops::sigmoid(&l.clamp(-10f64, 10f64)?)?.affine(2.0, 0.0)
+    candle_nn::ops::sigmoid(&super::epilogue::clamp(l, -10.0, 10.0)?)?.affine(2.0, 0.0)
 }
 
 /// Elementwise `KL(N(μ, σ) ‖ N(μ_p, σ_p)) = log(σ_p/σ) + (σ² + (μ−μ_p)²)/(2σ_p²) − ½`;

@@ -94,7 +94,7 @@ impl CustomOp2 for BiasAct {
         grad_res: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
         let g = if self.relu {
-            grad_res.mul(&res.gt(0.0)?.to_dtype(res.dtype())?)?
+            masked_grad(grad_res, res, Mask::Positive)?
         } else {
             grad_res.clone()
         };
@@ -126,6 +126,181 @@ pub fn bias_act(x: &Tensor, bias: &Tensor, relu: bool) -> Result<Tensor> {
         .reshape((rows, c))?
         .apply_op2(&bias.contiguous()?, BiasAct { relu })?
         .reshape(x.shape())
+}
+
+/// Where a gradient passes in [`masked_grad`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mask {
+    /// `r > 0` (ReLU, `r` its output).
+    Positive,
+    /// `lo ≤ r ≤ hi` (clamp, `r` its input).
+    Within(f64, f64),
+}
+
+impl Mask {
+    fn passes(self, r: f64) -> bool {
+        match self {
+            Mask::Positive => r > 0.0,
+            Mask::Within(lo, hi) => (lo..=hi).contains(&r),
+        }
+    }
+}
+
+/// `grad · [mask(r)]` in one pass (backward only: no gradient of its own).
+struct MaskedGrad(Mask);
+
+fn masked_grad_cpu<T: WithDType>(g: &[T], r: &[T], mask: Mask) -> Vec<T> {
+    let mut out = vec![T::zero(); g.len()];
+    out.par_chunks_mut(4096)
+        .zip(g.par_chunks(4096).zip(r.par_chunks(4096)))
+        .for_each(|(o, (g, r))| {
+            for ((o, &g), &r) in o.iter_mut().zip(g).zip(r) {
+                *o = if mask.passes(r.to_f64()) {
+                    g
+                } else {
+                    T::zero()
+                };
+            }
+        });
+    out
+}
+
+impl CustomOp2 for MaskedGrad {
+    fn name(&self) -> &'static str {
+        "silot-masked-grad"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let out = match s1 {
+            CpuStorage::F32(_) => CpuStorage::F32(masked_grad_cpu(
+                storage_slice::<f32>(s1, l1)?,
+                storage_slice::<f32>(s2, l2)?,
+                self.0,
+            )),
+            CpuStorage::F64(_) => CpuStorage::F64(masked_grad_cpu(
+                storage_slice::<f64>(s1, l1)?,
+                storage_slice::<f64>(s2, l2)?,
+                self.0,
+            )),
+            other => {
+                candle_core::bail!("masked_grad supports F32 and F64, got {:?}", other.dtype())
+            }
+        };
+        Ok((out, l1.shape().clone()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s1: &candle_core::CudaStorage,
+        l1: &Layout,
+        s2: &candle_core::CudaStorage,
+        l2: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let dev = s1.device();
+        let (kind, lo, hi) = match self.0 {
+            Mask::Positive => (0, 0.0, 0.0),
+            Mask::Within(lo, hi) => (1, lo, hi),
+        };
+        let st = if cuda::is_f32(s1)? {
+            cuda::storage(
+                cuda::masked_grad::<f32>((s1, l1), (s2, l2), kind, lo, hi)?,
+                dev,
+            )
+        } else {
+            cuda::storage(
+                cuda::masked_grad::<f64>((s1, l1), (s2, l2), kind, lo, hi)?,
+                dev,
+            )
+        };
+        Ok((st, l1.shape().clone()))
+    }
+}
+
+/// `grad · [mask(r)]`, both contiguous of one shape and dtype (F32/F64).
+fn masked_grad(grad: &Tensor, r: &Tensor, mask: Mask) -> Result<Tensor> {
+    grad.contiguous()?
+        .apply_op2_no_bwd(&r.contiguous()?, &MaskedGrad(mask))
+}
+
+/// `min(max(x, lo), hi)` in one kernel.
+struct Clamp {
+    lo: f64,
+    hi: f64,
+}
+
+impl candle_core::CustomOp1 for Clamp {
+    fn name(&self) -> &'static str {
+        "silot-clamp"
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
+        fn run<T: WithDType>(x: &[T], lo: f64, hi: f64) -> Vec<T> {
+            let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
+            x.par_iter()
+                .map(|&v| {
+                    if v < lo {
+                        lo
+                    } else if v > hi {
+                        hi
+                    } else {
+                        v
+                    }
+                })
+                .collect()
+        }
+        let out = match s {
+            CpuStorage::F32(_) => {
+                CpuStorage::F32(run(storage_slice::<f32>(s, l)?, self.lo, self.hi))
+            }
+            CpuStorage::F64(_) => {
+                CpuStorage::F64(run(storage_slice::<f64>(s, l)?, self.lo, self.hi))
+            }
+            other => candle_core::bail!("clamp supports F32 and F64, got {:?}", other.dtype()),
+        };
+        Ok((out, l.shape().clone()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s: &candle_core::CudaStorage,
+        l: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        let dev = s.device();
+        let st = if cuda::is_f32(s)? {
+            cuda::storage(cuda::clamp::<f32>((s, l), self.lo, self.hi)?, dev)
+        } else {
+            cuda::storage(cuda::clamp::<f64>((s, l), self.lo, self.hi)?, dev)
+        };
+        Ok((st, l.shape().clone()))
+    }
+
+    fn bwd(&self, x: &Tensor, _res: &Tensor, grad_res: &Tensor) -> Result<Option<Tensor>> {
+        Ok(Some(masked_grad(
+            grad_res,
+            x,
+            Mask::Within(self.lo, self.hi),
+        )?))
+    }
+}
+
+/// `min(max(x, lo), hi)`: one kernel (candle's `clamp` makes two scalar tensors and runs two
+/// broadcast kernels); the gradient passes where `lo ≤ x ≤ hi`. Composed form for dtypes other
+/// than F32/F64 or with [`super::set_fused_epilogues`] off.
+pub fn clamp(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
+    if !super::fused_epilogues() || !matches!(x.dtype(), DType::F32 | DType::F64) {
+        return x.clamp(lo, hi);
+    }
+    x.contiguous()?.apply_op1(Clamp { lo, hi })
 }
 
 /// `x · σ(logit + shift)` for `x (N, C, P)`, `logit (N, P)` (one gate per position, shared by
@@ -420,6 +595,35 @@ mod tests {
         let t = Tensor::zeros((2, 3, 4), DType::F32, &Device::Cpu).unwrap();
         assert_eq!(row_stride(t.transpose(0, 1).unwrap().layout()), None);
         assert_eq!(row_stride(t.layout()), Some(4));
+    }
+
+    fn check_clamp(dev: &Device) {
+        let x = Var::from_tensor(
+            &Tensor::new(&[-12.0f64, -10.5, -3.0, 0.0, 9.9, 10.0, 11.0], dev).unwrap(),
+        )
+        .unwrap();
+        let w = Tensor::new(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], dev).unwrap();
+        let y = clamp(x.as_tensor(), -10.0, 10.0).unwrap();
+        assert_eq!(
+            y.to_vec1::<f64>().unwrap(),
+            vec![-10.0, -10.0, -3.0, 0.0, 9.9, 10.0, 10.0]
+        );
+        let g = (y * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        let gx = g.get(&x).unwrap().to_vec1::<f64>().unwrap();
+        assert_eq!(gx, vec![0.0, 0.0, 3.0, 4.0, 5.0, 6.0, 0.0]);
+    }
+
+    #[test]
+    fn clamp_values_and_gradient_mask_cpu() {
+        check_clamp(&Device::Cpu);
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn clamp_values_and_gradient_mask_cuda() {
+        if let Ok(dev) = Device::new_cuda(0) {
+            check_clamp(&dev);
+        }
     }
 
     #[test]

@@ -808,7 +808,34 @@ __device__ void gate_channels(const T *x, const T *logit, T *y, unsigned int n, 
     }
 }
 
+// out = g where the mask passes (kind 0: r > 0, ReLU backward; kind 1: lo <= r <= hi, clamp
+// backward), 0 elsewhere.
+template <typename T>
+__device__ void masked_grad(const T *g, const T *r, T *out, unsigned int n, int kind, T lo,
+                            T hi) {
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        const T v = r[i];
+        const bool pass = kind == 0 ? v > (T)0 : (v >= lo && v <= hi);
+        out[i] = pass ? g[i] : (T)0;
+    }
+}
+
+template <typename T>
+__device__ void clamp_fwd(const T *x, T *y, unsigned int n, T lo, T hi) {
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        const T v = x[i];
+        y[i] = v < lo ? lo : (v > hi ? hi : v);
+    }
+}
+
 #define EPILOGUE(NAME, T)                                                                        \
+    extern "C" __global__ void masked_grad_##NAME(const T *g, const T *r, T *out,               \
+                                                  unsigned int n, int kind, T lo, T hi) {        \
+        masked_grad<T>(g, r, out, n, kind, lo, hi);                                              \
+    }                                                                                            \
+    extern "C" __global__ void clamp_##NAME(const T *x, T *y, unsigned int n, T lo, T hi) {      \
+        clamp_fwd<T>(x, y, n, lo, hi);                                                           \
+    }                                                                                            \
     extern "C" __global__ void bias_act_##NAME(const T *x, const T *b, T *y, unsigned int n,      \
                                                unsigned int c, int relu) {                        \
         bias_act<T>(x, b, y, n, c, relu);                                                        \
