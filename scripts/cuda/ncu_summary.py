@@ -5,8 +5,8 @@ GPU time per kernel name over one inference step (the last complete one in the l
     python3 scripts/cuda/ncu_summary.py ncu.csv [STEP_MARKER] [N_MARKERS_PER_STEP]
 
 A step is found by its first kernel: the STEP_MARKER kernel (default `patches_fwd_f32`, the
-backbone's first launch) occurs N_MARKERS_PER_STEP (default 5: three backbone convolutions and
-the two channels-last discovery fuse convolutions) times per step.
+backbone's first launch) occurs N_MARKERS_PER_STEP (default 1: the RGB input; every later
+channels-last layer has C % 4 == 0 and runs `patches_fwd_v4_f32`) times per step.
 """
 import csv
 import sys
@@ -24,7 +24,7 @@ def rows(path):
 def main():
     path = sys.argv[1]
     marker = sys.argv[2] if len(sys.argv) > 2 else "patches_fwd_f32"
-    per_step = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+    per_step = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     launches = []
     for r in rows(path):
         unit = r.get("Metric Unit", "nsecond")

@@ -15,7 +15,7 @@ use super::objects::Objects;
 use crate::nn::conv::conv2d;
 use crate::nn::mlp::Mlp;
 use crate::nn::patches::{conv2d_nhwc_with, Epilogue, PatchInput};
-use crate::nn::sampler::extract_glimpses;
+use crate::nn::sampler::extract_glimpse_rows;
 
 /// The discovery module's networks.
 #[derive(Debug, Clone)]
@@ -98,6 +98,17 @@ pub fn cell_centres(
         .contiguous()
 }
 
+/// Row length of a flattened glimpse of `len` values as the glimpse encoders take it: on the GPU
+/// rounded up to a multiple of 4 (zero-padded; cuBLAS then runs its aligned tensor-core kernels:
+/// 1323-value rows of 21×21 RGB glimpses got the unaligned ones), on the CPU `len` itself.
+pub(crate) fn encoder_row(len: usize, dev: &Device) -> usize {
+    if dev.is_cuda() {
+        len.next_multiple_of(4)
+    } else {
+        len
+    }
+}
+
 /// `[x, 1, 0]` (or `[x, 0, 1]`): the constant one-hot the code appends to `base`.
 pub(crate) fn with_flag(x: &Tensor, posterior: bool) -> Result<Tensor> {
     let mut dims = x.dims().to_vec();
@@ -161,6 +172,7 @@ impl Discovery {
             let same = |bias_relu| PatchInput {
                 pad: [1; 4],
                 bias_relu,
+                channels_first: false,
             };
             let w1 = (c1.weight(), c1.bias());
             let v = conv2d_nhwc_with(&v, w1, 1, same(None), Epilogue::Deferred)?;
@@ -223,9 +235,11 @@ impl Discovery {
         let local_box = Tensor::cat(&[&cell, &size], D::Minus1)?; // (B, Q, 4)
                                                                   // --- glimpse ---
         let boxes = to_image_boxes(&where_, cfg.anchor, (hi, wi))?;
-        let g = extract_glimpses(frame, &boxes, (cfg.object_size[0], cfg.object_size[1]))?;
-        let e = self.encoder.forward(&g.flatten_from(2)?)?; // (B, Q, A)
-                                                            // --- what ---
+        let [oh, ow] = cfg.object_size;
+        let row = encoder_row(frame.dim(1)? * oh * ow, frame.device());
+        let g = extract_glimpse_rows(frame, &boxes, (oh, ow), row)?; // (B, Q, row)
+        let e = self.encoder.forward_rows(&g)?; // (B, Q, A)
+                                                // --- what ---
         let wh = self
             .what_head
             .forward(&Tensor::cat(&[&base, &feat1, &e, &local_box], D::Minus1)?)?;

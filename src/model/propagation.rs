@@ -18,10 +18,10 @@ use candle_core::{Module, Result, Tensor, D};
 use candle_nn::VarBuilder;
 
 use super::config::ModelConfig;
-use super::discovery::{to_image_boxes, with_flag};
+use super::discovery::{encoder_row, to_image_boxes, with_flag};
 use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
-use crate::nn::epilogue::gate_channels;
+use crate::nn::epilogue::gate_channel_rows;
 use crate::nn::gru::Gru;
 use crate::nn::mlp::Mlp;
 use crate::nn::sampler::extract_glimpses;
@@ -118,8 +118,9 @@ impl PropagationLayer {
         let c = g.dim(2)?;
         // (B·K, C, oh·ow): glimpse · σ(mask_logit + 1); mask_logit (B, K, oh·ow) is read in
         // place (a narrow of the glimpse net's output).
-        let gated = gate_channels(&g.reshape((b * k, c, oh * ow))?, mask_logit, 1.0)?;
-        enc.forward(&gated.reshape((b, k, c * oh * ow))?)
+        let row = encoder_row(c * oh * ow, frame.device());
+        let gated = gate_channel_rows(&g.reshape((b * k, c, oh * ow))?, mask_logit, 1.0, row)?;
+        enc.forward_rows(&gated.reshape((b, k, row))?)
     }
 
     /// Propagate `prev` one step.

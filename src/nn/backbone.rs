@@ -84,7 +84,7 @@ impl Backbone {
         let (_, _, h, w) = self.check(images)?;
         let (ph0, ph1, _) = grid_padding(h);
         let (pw0, pw1, _) = grid_padding(w);
-        let mut x = images.permute((0, 2, 3, 1))?.contiguous()?; // (N, H, W, 3)
+        let mut x = images.contiguous()?; // (N, 3, H, W): conv0 reads it channels-first
         let mut pending: Option<&Tensor> = None;
         let n = self.convs.len();
         for (i, (conv, &s)) in self.convs.iter().zip(&self.strides).enumerate() {
@@ -103,6 +103,7 @@ impl Backbone {
             let input = PatchInput {
                 pad: if i == 0 { [ph0, ph1, pw0, pw1] } else { [0; 4] },
                 bias_relu: pending,
+                channels_first: i == 0,
             };
             x = conv2d_nhwc_with(&x, (conv.weight(), conv.bias()), s, input, epilogue)?;
             pending = if epilogue == Epilogue::Deferred {

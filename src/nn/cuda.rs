@@ -76,16 +76,21 @@ pub(crate) fn glimpse_fwd<T: KernelFloat>(
     img: (&CudaStorage, &Layout),
     boxes: (&CudaStorage, &Layout),
     d: GlimpseDims,
+    row: usize,
 ) -> Result<CudaSlice<T>> {
     let (b, c, h, w, k, gh, gw) = d;
     let dev = img.0.device();
-    let n = b * k * c * gh * gw;
+    let n = b * k * row;
     let positions = u32_len(b * k * gh * gw, "glimpse pixels")? as usize;
     let (iv, bv) = (view::<T>(img.0, img.1)?, view::<T>(boxes.0, boxes.1)?);
-    // SAFETY: every element is written by the kernel.
-    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let out = if row > c * gh * gw {
+        dev.alloc_zeros::<T>(n.max(1))? // the kernel leaves each row's tail
+    } else {
+        // SAFETY: every element is written by the kernel.
+        unsafe { dev.alloc::<T>(n.max(1))? }
+    };
     let func = dev.get_or_load_custom_func(&format!("glimpse_fwd_{}", T::SUFFIX), MODULE, PTX)?;
-    let args = [b, c, h, w, k, gh, gw]
+    let args = [b, c, h, w, k, gh, gw, row]
         .iter()
         .map(|&x| int(x, "glimpse dimension"))
         .collect::<Result<Vec<i32>>>()?;
@@ -410,8 +415,11 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     };
     // float4 moves: 4 channels per thread when C % 4 == 0 and both inputs start 16-byte aligned.
     let aligned = |l: &Layout| l.start_offset() % 4 == 0;
-    let vec4 =
-        T::SUFFIX == "f32" && d.c % 4 == 0 && aligned(x.1) && bias.is_none_or(|(_, l)| aligned(l));
+    let vec4 = T::SUFFIX == "f32"
+        && !d.channels_first
+        && d.c % 4 == 0
+        && aligned(x.1)
+        && bias.is_none_or(|(_, l)| aligned(l));
     let name = if vec4 {
         "patches_fwd_v4_f32".to_string()
     } else {
@@ -419,7 +427,17 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     };
     let func = dev.get_or_load_custom_func(&name, MODULE, PTX)?;
     let args = [
-        d.h, d.w, d.c, oh, ow, d.kh, d.kw, d.stride, d.pad[0], d.pad[2],
+        d.h,
+        d.w,
+        d.c,
+        oh,
+        ow,
+        d.kh,
+        d.kw,
+        d.stride,
+        d.pad[0],
+        d.pad[2],
+        d.channels_first as usize,
     ]
     .iter()
     .map(|&v| int(v, "patch dimension"))
@@ -569,12 +587,12 @@ pub(crate) fn bias_act<T: KernelFloat>(
 pub(crate) fn gate_channels<T: KernelFloat>(
     x: (&CudaStorage, &Layout),
     logit: (&CudaStorage, &Layout),
-    (c, p, row_stride): (usize, usize, usize),
+    (c, p, row_stride, row): (usize, usize, usize, usize),
     shift: f64,
 ) -> Result<CudaSlice<T>> {
     let dev = x.0.device();
-    let n = x.1.shape().elem_count();
-    let rows = n / (c * p).max(1);
+    let rows = x.1.shape().elem_count() / (c * p).max(1);
+    let n = rows * row; // output values
     let start = logit.1.start_offset();
     let end = start + rows.saturating_sub(1) * row_stride + p;
     let xv = view::<T>(x.0, x.1)?;
@@ -583,11 +601,12 @@ pub(crate) fn gate_channels<T: KernelFloat>(
     let out = unsafe { dev.alloc::<T>(n.max(1))? };
     let func = dev.get_or_load_custom_func(&format!("gate_channels_{}", T::SUFFIX), MODULE, PTX)?;
     u32_len(end, "logit extent")?;
-    let (n32, c32, p32, rs32) = (
+    let (n32, c32, p32, rs32, row32) = (
         u32_len(n, "elements")?,
         u32_len(c.max(1), "channels")?,
         u32_len(p.max(1), "positions")?,
         u32_len(row_stride, "logit row stride")?,
+        u32_len(row.max(1), "output row")?,
     );
     let sh = T::of(shift);
     let mut lb = func.builder();
@@ -598,6 +617,7 @@ pub(crate) fn gate_channels<T: KernelFloat>(
         .arg(&c32)
         .arg(&p32)
         .arg(&rs32)
+        .arg(&row32)
         .arg(&sh);
     // SAFETY: argument list matches `gate_channels_*`; `out`, `x` hold n elements, `logit` rows
     // of p values `row_stride` apart (the slice covers them).

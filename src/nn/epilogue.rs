@@ -307,20 +307,37 @@ pub fn clamp(x: &Tensor, lo: f64, hi: f64) -> Result<Tensor> {
 /// the C channels).
 struct GateChannels {
     shift: f64,
+    /// Output `(N, row)`: each `C·P` gated glimpse followed by zeros (else `(N, C, P)`).
+    row: Option<usize>,
+}
+
+impl GateChannels {
+    fn out_shape(&self, x: &Layout) -> Result<(usize, Shape)> {
+        let (n, c, p) = x.shape().dims3()?;
+        Ok(match self.row {
+            Some(r) => (r, Shape::from((n, r))),
+            None => (c * p, x.shape().clone()),
+        })
+    }
 }
 
 fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v).exp())
 }
 
-fn gate_cpu<T: WithDType>(x: &[T], logit: &[T], (c, p): (usize, usize), shift: f64) -> Vec<T> {
-    let mut out = vec![T::zero(); x.len()];
-    out.par_chunks_mut(c * p)
+fn gate_cpu<T: WithDType>(
+    x: &[T],
+    logit: &[T],
+    (c, p, row): (usize, usize, usize),
+    shift: f64,
+) -> Vec<T> {
+    let mut out = vec![T::zero(); x.len() / (c * p).max(1) * row];
+    out.par_chunks_mut(row)
         .zip(x.par_chunks(c * p))
         .zip(logit.par_chunks(p))
         .for_each(|((o, xs), ls)| {
             let gates: Vec<f64> = ls.iter().map(|&l| sigmoid(l.to_f64() + shift)).collect();
-            for (orow, xrow) in o.chunks_mut(p).zip(xs.chunks(p)) {
+            for (orow, xrow) in o[..c * p].chunks_mut(p).zip(xs.chunks(p)) {
                 for ((o, &x), &g) in orow.iter_mut().zip(xrow).zip(&gates) {
                     *o = T::from_f64(x.to_f64() * g);
                 }
@@ -342,17 +359,18 @@ impl CustomOp2 for GateChannels {
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let (_, c, p) = l1.shape().dims3()?;
+        let (row, shape) = self.out_shape(l1)?;
         let out = match s1 {
             CpuStorage::F32(_) => CpuStorage::F32(gate_cpu(
                 storage_slice::<f32>(s1, l1)?,
                 storage_slice::<f32>(s2, l2)?,
-                (c, p),
+                (c, p, row),
                 self.shift,
             )),
             CpuStorage::F64(_) => CpuStorage::F64(gate_cpu(
                 storage_slice::<f64>(s1, l1)?,
                 storage_slice::<f64>(s2, l2)?,
-                (c, p),
+                (c, p, row),
                 self.shift,
             )),
             other => {
@@ -362,7 +380,7 @@ impl CustomOp2 for GateChannels {
                 )
             }
         };
-        Ok((out, l1.shape().clone()))
+        Ok((out, shape))
     }
 
     #[cfg(feature = "cuda")]
@@ -379,7 +397,8 @@ impl CustomOp2 for GateChannels {
         let rs = row_stride(l2).ok_or_else(|| {
             candle_core::Error::Msg("gate_channels: logit rows are not evenly strided".into())
         })?;
-        let geo = (c, p, rs);
+        let (row, shape) = self.out_shape(l1)?;
+        let geo = (c, p, rs, row);
         let st = if cuda::is_f32(s1)? {
             cuda::storage(
                 cuda::gate_channels::<f32>((s1, l1), (s2, l2), geo, self.shift)?,
@@ -391,7 +410,7 @@ impl CustomOp2 for GateChannels {
                 dev,
             )
         };
-        Ok((st, l1.shape().clone()))
+        Ok((st, shape))
     }
 
     fn bwd(
@@ -401,7 +420,11 @@ impl CustomOp2 for GateChannels {
         _res: &Tensor,
         grad_res: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
-        let (n, _, p) = x.dims3()?;
+        let (n, c, p) = x.dims3()?;
+        let grad_res = match self.row {
+            Some(_) => &grad_res.narrow(1, 0, c * p)?.reshape((n, c, p))?,
+            None => grad_res,
+        };
         let s = candle_nn::ops::sigmoid(&(logit + self.shift)?)?.reshape((n, p))?;
         let gx = grad_res.broadcast_mul(&s.unsqueeze(1)?)?;
         let ds = (grad_res * x)?.sum(1)?; // (N, P)
@@ -435,7 +458,38 @@ pub fn gate_channels(x: &Tensor, logit: &Tensor, shift: f64) -> Result<Tensor> {
     } else {
         logit.contiguous()?
     };
-    x.contiguous()?.apply_op2(&logit, GateChannels { shift })
+    x.contiguous()?
+        .apply_op2(&logit, GateChannels { shift, row: None })
+}
+
+/// [`gate_channels`] flattened into rows of `row ≥ C·P` values `(N, row)`, zeros after each
+/// gated glimpse (aligned encoder input, as [`crate::nn::sampler::extract_glimpse_rows`]).
+/// Differentiable in both arguments.
+pub fn gate_channel_rows(x: &Tensor, logit: &Tensor, shift: f64, row: usize) -> Result<Tensor> {
+    let (n, c, p) = x.dims3()?;
+    if row < c * p {
+        candle_core::bail!("gate_channel_rows: row {row} shorter than C·P = {}", c * p);
+    }
+    let fused = super::fused_epilogues()
+        && x.dtype() == logit.dtype()
+        && matches!(x.dtype(), DType::F32 | DType::F64);
+    if !fused || logit.elem_count() != n * p {
+        return gate_channels(x, logit, shift)?
+            .reshape((n, c * p))?
+            .pad_with_zeros(1, 0, row - c * p);
+    }
+    let logit = if logit.device().is_cuda() && row_stride(logit.layout()).is_some() {
+        logit.clone()
+    } else {
+        logit.contiguous()?
+    };
+    x.contiguous()?.apply_op2(
+        &logit,
+        GateChannels {
+            shift,
+            row: Some(row),
+        },
+    )
 }
 
 /// The distance between consecutive `P`-rows of a layout whose last axis is contiguous and whose
@@ -554,6 +608,41 @@ mod tests {
         let gw = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
         for v in [&x, &l] {
             assert!(max_err(gg.get(v).unwrap(), gw.get(v).unwrap()) <= tol * 10.0);
+        }
+    }
+
+    fn check_gate_rows(dev: &Device) {
+        let mut rng = SeededRng::new(14);
+        let (n, c, p, row) = (4, 3, 5, 16);
+        let x = Var::from_tensor(&rng.normal(&[n, c, p], dev).unwrap()).unwrap();
+        let l = Var::from_tensor(&rng.normal(&[n, p], dev).unwrap()).unwrap();
+        let w = rng.normal(&[n, row], dev).unwrap();
+        let got = gate_channel_rows(x.as_tensor(), l.as_tensor(), 1.0, row).unwrap();
+        let want = gate_channels(x.as_tensor(), l.as_tensor(), 1.0)
+            .unwrap()
+            .reshape((n, c * p))
+            .unwrap()
+            .pad_with_zeros(1, 0, row - c * p)
+            .unwrap();
+        assert_eq!(got.dims(), &[n, row]);
+        assert!(max_err(&got, &want) < 1e-6);
+        let gg = (got * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        let gw = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        for v in [&x, &l] {
+            assert!(max_err(gg.get(v).unwrap(), gw.get(v).unwrap()) < 1e-5);
+        }
+    }
+
+    #[test]
+    fn gate_channel_rows_pad_with_zeros_cpu() {
+        check_gate_rows(&Device::Cpu);
+    }
+
+    #[cfg(feature = "cuda")]
+    #[test]
+    fn gate_channel_rows_pad_with_zeros_cuda() {
+        if let Ok(dev) = Device::new_cuda(0) {
+            check_gate_rows(&dev);
         }
     }
 

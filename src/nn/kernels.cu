@@ -28,7 +28,7 @@ __device__ __forceinline__ double warp_sum(double v) {
 // per-element form of this kernel index-bound.
 template <typename T>
 __device__ void glimpse_fwd(const T *img, const T *boxes, T *out, int B, int C, int H, int W,
-                            int K, int GH, int GW) {
+                            int K, int GH, int GW, int ROW) {
     const unsigned int pix = (unsigned int)GH * GW;
     const unsigned int n = (unsigned int)B * K * pix;
     for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -63,7 +63,7 @@ __device__ void glimpse_fwd(const T *img, const T *boxes, T *out, int B, int C, 
             double v = 0.0;
             for (int j = 0; j < 4; j++)
                 if (inside[j]) v += wgt[j] * (double)src[off[j]];
-            out[((size_t)bk * C + ch) * pix + rc] = (T)v;
+            out[(size_t)bk * ROW + (size_t)ch * pix + rc] = (T)v;  // ROW >= C*pix
         }
     }
 }
@@ -403,8 +403,9 @@ __device__ void render_bwd(const T *sprites, const T *boxes, const T *bg, const 
 
 #define GLIMPSE(NAME, T)                                                                        \
     extern "C" __global__ void glimpse_fwd_##NAME(const T *img, const T *boxes, T *out, int B, \
-                                                  int C, int H, int W, int K, int GH, int GW) { \
-        glimpse_fwd<T>(img, boxes, out, B, C, H, W, K, GH, GW);                                \
+                                                  int C, int H, int W, int K, int GH, int GW,   \
+                                                  int ROW) {                                    \
+        glimpse_fwd<T>(img, boxes, out, B, C, H, W, K, GH, GW, ROW);                           \
     }                                                                                           \
     extern "C" __global__ void glimpse_bwd_##NAME(const T *img, const T *boxes, const T *grad, \
                                                   T *buf, long long box_off, int C, int H,     \
@@ -637,7 +638,7 @@ __device__ __forceinline__ T patch_in(T v, const T *bias, unsigned int c) {
 
 template <typename T>
 __device__ void patches_fwd(const T *x, const T *bias, T *out, int H, int W, int C, int OH,
-                            int OW, int KH, int KW, int S, int PT, int PL) {
+                            int OW, int KH, int KW, int S, int PT, int PL, int CF) {
     const unsigned int row = (unsigned int)KW * C, K = (unsigned int)KH * row;
     const unsigned int m = (unsigned int)OH * OW * K;  // values per image; blockIdx.y = image
     const T *xb = x + (size_t)blockIdx.y * H * W * C;
@@ -650,8 +651,11 @@ __device__ void patches_fwd(const T *x, const T *bias, T *out, int H, int W, int
         const unsigned int dx = rest / C, c = rest - dx * C;
         const int iy = (int)(oy * S + dy) - PT, ix = (int)(ox * S + dx) - PL;
         T v = (T)0;
-        if (iy >= 0 && iy < H && ix >= 0 && ix < W)
-            v = patch_in(xb[((size_t)iy * W + ix) * C + c], bias, c);
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+            // CF != 0: the input is channels-first (B, C, H, W), read in place.
+            const size_t src = CF ? ((size_t)c * H + iy) * W + ix : ((size_t)iy * W + ix) * C + c;
+            v = patch_in(xb[src], bias, c);
+        }
         ob[i] = v;
     }
 }
@@ -688,15 +692,15 @@ __device__ void patches_fwd_v4(const float *x, const float *bias, float *out, in
 #define PATCHES(NAME, T)                                                                         \
     extern "C" __global__ void patches_fwd_##NAME(const T *x, const T *bias, T *out, int H,     \
                                                   int W, int C, int OH, int OW, int KH, int KW,  \
-                                                  int S, int PT, int PL) {                       \
-        patches_fwd<T>(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);                        \
+                                                  int S, int PT, int PL, int CF) {               \
+        patches_fwd<T>(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL, CF);                    \
     }
 PATCHES(f32, float)
 PATCHES(f64, double)
 
 extern "C" __global__ void patches_fwd_v4_f32(const float *x, const float *bias, float *out,
                                               int H, int W, int C, int OH, int OW, int KH,
-                                              int KW, int S, int PT, int PL) {
+                                              int KW, int S, int PT, int PL, int CF) {
     patches_fwd_v4(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);
 }
 
@@ -797,14 +801,20 @@ __device__ void bias_act(const T *x, const T *b, T *y, unsigned int n, unsigned 
 
 // y[m, ch, q] = x[m, ch, q] * sigmoid(logit[m * rs + q] + shift) over (N, C, P); rs = row
 // stride of the logit (P when contiguous).
+// Output rows of ROW >= C*P values (n = N*ROW): y[m, j] for j < C*P as above, 0 after.
 template <typename T>
 __device__ void gate_channels(const T *x, const T *logit, T *y, unsigned int n, unsigned int c,
-                              unsigned int p, unsigned int rs, T shift) {
+                              unsigned int p, unsigned int rs, unsigned int row, T shift) {
+    const unsigned int cp = c * p;
     for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
-        const unsigned int q = i % p;
-        const unsigned int m = i / (c * p);
+        const unsigned int m = i / row, j = i - m * row;
+        if (j >= cp) {
+            y[i] = (T)0;
+            continue;
+        }
+        const unsigned int q = j % p;
         const T l = logit[(size_t)m * rs + q] + shift;
-        y[i] = x[i] / ((T)1 + exp(-l));
+        y[i] = x[(size_t)m * cp + j] / ((T)1 + exp(-l));
     }
 }
 
@@ -842,8 +852,9 @@ __device__ void clamp_fwd(const T *x, T *y, unsigned int n, T lo, T hi) {
     }                                                                                            \
     extern "C" __global__ void gate_channels_##NAME(const T *x, const T *logit, T *y,            \
                                                     unsigned int n, unsigned int c,              \
-                                                    unsigned int p, unsigned int rs, T shift) {  \
-        gate_channels<T>(x, logit, y, n, c, p, rs, shift);                                       \
+                                                    unsigned int p, unsigned int rs,             \
+                                                    unsigned int row, T shift) {                 \
+        gate_channels<T>(x, logit, y, n, c, p, rs, row, shift);                                  \
     }
 EPILOGUE(f32, float)
 EPILOGUE(f64, double)

@@ -66,6 +66,43 @@ impl Mlp {
     }
 }
 
+impl Mlp {
+    /// [`Module::forward`] of inputs zero-padded on the last axis to `row ≥ in_dim` values (from
+    /// [`crate::nn::sampler::extract_glimpse_rows`] or
+    /// [`crate::nn::epilogue::gate_channel_rows`]): the first layer's weight gets zero columns
+    /// to match, so the result equals the unpadded forward. `(..., row)` → `(..., out_dim)`.
+    pub fn forward_rows(&self, xs: &Tensor) -> Result<Tensor> {
+        let dims = xs.dims().to_vec();
+        let row = dims.last().copied().unwrap_or(0);
+        if row == self.in_dim {
+            return self.forward(xs);
+        }
+        if row < self.in_dim {
+            candle_core::bail!(
+                "Mlp::forward_rows: rows of {row} values are shorter than the input width {}",
+                self.in_dim
+            );
+        }
+        let rows = xs.elem_count() / row.max(1);
+        let first = &self.layers[0];
+        let w = first.weight().pad_with_zeros(1, 0, row - self.in_dim)?; // (h, row)
+        let mut h = dense(
+            &xs.reshape((rows, row))?,
+            &Linear::new(w, first.bias().cloned()),
+            self.layers.len() > 1,
+        )?;
+        let n = self.layers.len();
+        for (i, l) in self.layers.iter().enumerate().skip(1) {
+            h = dense(&h, l, i + 1 < n)?;
+        }
+        let mut out_dims = dims;
+        if let Some(l) = out_dims.last_mut() {
+            *l = self.out_dim;
+        }
+        h.reshape(out_dims)
+    }
+}
+
 impl Module for Mlp {
     fn forward(&self, xs: &Tensor) -> Result<Tensor> {
         let dims = xs.dims().to_vec();
@@ -127,6 +164,33 @@ mod tests {
             .forward(&Tensor::new(&[[1f32, 1.0]], &Device::Cpu).unwrap())
             .unwrap();
         assert_eq!(y.to_vec2::<f32>().unwrap(), vec![vec![-1.0]]);
+    }
+
+    #[test]
+    fn padded_rows_equal_the_plain_forward() {
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let vb = crate::rng::seeded_var_builder(&vm, 3, DType::F64, &dev);
+        let mlp = Mlp::new(vb, 5, &[7], 2).unwrap();
+        let x = crate::rng::SeededRng::new(4)
+            .normal(&[3, 5], &dev)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap();
+        let want = mlp.forward(&x).unwrap();
+        let got = mlp
+            .forward_rows(&x.pad_with_zeros(1, 0, 3).unwrap())
+            .unwrap();
+        let err: f64 = (got - want)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .max_all()
+            .unwrap()
+            .to_scalar()
+            .unwrap();
+        assert!(err < 1e-12, "{err}");
+        assert!(mlp.forward_rows(&x.narrow(1, 0, 4).unwrap()).is_err());
     }
 
     #[test]

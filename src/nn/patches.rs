@@ -28,6 +28,8 @@ pub(crate) struct PatchDims {
     pub kw: usize,
     pub stride: usize,
     pub pad: [usize; 4],
+    /// The input is `(B, C, H, W)` instead of `(B, H, W, C)`.
+    pub channels_first: bool,
 }
 
 impl PatchDims {
@@ -52,11 +54,17 @@ struct PatchOp {
     pad: [usize; 4],
     /// `relu(x + bias)` applied to every input value read (`bias (C)`); padding stays 0.
     input_bias_relu: Option<Tensor>,
+    channels_first: bool,
 }
 
 impl PatchOp {
     fn dims(&self, l: &Layout) -> Result<PatchDims> {
-        let (b, h, w, c) = l.shape().dims4()?;
+        let (b, h, w, c) = if self.channels_first {
+            let (b, c, h, w) = l.shape().dims4()?;
+            (b, h, w, c)
+        } else {
+            l.shape().dims4()?
+        };
         let [pt, pb, pl, pr] = self.pad;
         if h + pt + pb < self.kh || w + pl + pr < self.kw || self.stride == 0 {
             candle_core::bail!(
@@ -84,6 +92,7 @@ impl PatchOp {
             kw: self.kw,
             stride: self.stride,
             pad: self.pad,
+            channels_first: self.channels_first,
         })
     }
 
@@ -105,7 +114,25 @@ fn patches_cpu<T: candle_core::WithDType>(x: &[T], bias: Option<&[T]>, d: &Patch
                 if iy < d.pad[0] || ix < d.pad[2] || iy - d.pad[0] >= d.h || ix - d.pad[2] >= d.w {
                     continue; // padding: stays zero
                 }
-                let src = ((b * d.h + iy - d.pad[0]) * d.w + ix - d.pad[2]) * c;
+                let (y, x_) = (iy - d.pad[0], ix - d.pad[2]);
+                if d.channels_first {
+                    for (ch, o) in dst.iter_mut().enumerate() {
+                        let v = x[((b * c + ch) * d.h + y) * d.w + x_];
+                        *o = match bias {
+                            None => v,
+                            Some(bias) => {
+                                let v = v + bias[ch];
+                                if v < T::zero() {
+                                    T::zero()
+                                } else {
+                                    v
+                                }
+                            }
+                        };
+                    }
+                    continue;
+                }
+                let src = ((b * d.h + y) * d.w + x_) * c;
                 let src = &x[src..src + c];
                 match bias {
                     None => dst.copy_from_slice(src),
@@ -194,6 +221,9 @@ pub struct PatchInput<'a> {
     pub pad: [usize; 4],
     /// The previous layer's deferred epilogue: every value read becomes `relu(x + bias)`.
     pub bias_relu: Option<&'a Tensor>,
+    /// The input is channels-first `(B, C, H, W)` (read in place: no transposed copy); the
+    /// output is channels-last as always.
+    pub channels_first: bool,
 }
 
 /// Patches `(B, OH, OW, kh·kw·C)` (ordered `dy, dx, c`) of a channels-last `(B, H, W, C)` input,
@@ -213,6 +243,7 @@ pub fn patches_nhwc(
         stride,
         pad: input.pad,
         input_bias_relu: input.bias_relu.map(|b| b.detach()),
+        channels_first: input.channels_first,
     })
 }
 
@@ -249,7 +280,7 @@ pub fn conv2d_nhwc_with(
 ) -> Result<Tensor> {
     let (b, _, _, _) = x.dims4()?;
     let (co, _, kh, kw) = w.dims4()?;
-    let plain = input.pad == [0; 4] && input.bias_relu.is_none();
+    let plain = input.pad == [0; 4] && input.bias_relu.is_none() && !input.channels_first;
     let (rows, oh, ow) = if kh == 1 && kw == 1 && stride == 1 && plain {
         let (_, h, wd, c) = x.dims4()?;
         (x.reshape((b * h * wd, c))?, h, wd)
@@ -390,12 +421,37 @@ mod tests {
             let input = PatchInput {
                 pad,
                 bias_relu: Some(&b_in),
+                channels_first: false,
             };
             let got = conv2d_nhwc_with(&x, (&wt, Some(&bias)), s, input, Epilogue::BiasRelu)
                 .unwrap()
                 .permute((0, 3, 1, 2))
                 .unwrap();
             assert_eq!(got.dims(), want.dims(), "{ci}->{co} k{k} s{s} {pad:?}");
+            // The same input read channels-first in place.
+            let x_cf = x.permute((0, 3, 1, 2)).unwrap().contiguous().unwrap();
+            let input_cf = PatchInput {
+                channels_first: true,
+                ..input
+            };
+            let got_cf =
+                conv2d_nhwc_with(&x_cf, (&wt, Some(&bias)), s, input_cf, Epilogue::BiasRelu)
+                    .unwrap()
+                    .permute((0, 3, 1, 2))
+                    .unwrap();
+            let cf_err: f64 = (&got_cf - &got)
+                .unwrap()
+                .abs()
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .max(0)
+                .unwrap()
+                .to_dtype(DType::F64)
+                .unwrap()
+                .to_scalar()
+                .unwrap();
+            assert!(cf_err < tol, "channels-first {ci}->{co}: {cf_err}");
             let err: f64 = (got - &want)
                 .unwrap()
                 .abs()

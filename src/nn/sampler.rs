@@ -87,28 +87,27 @@ fn neighbours(y: f64, x: f64, h: usize, w: usize, out: &mut Vec<(usize, f64, f64
     }
 }
 
-/// Forward kernel: `img (B,C,H,W)`, `boxes (B,K,4)` → `(B,K,C,gh,gw)`.
-fn forward_kernel<T: WithDType>(img: &[T], boxes: &[f64], d: Dims) -> Vec<T> {
-    let mut out = vec![T::from_f64(0.0); d.b * d.k * d.glimpse_len()];
+/// Forward kernel: `img (B,C,H,W)`, `boxes (B,K,4)` → `(B,K,C,gh,gw)`, each glimpse at the start
+/// of a row of `row ≥ C·gh·gw` values (zeros after it).
+fn forward_kernel<T: WithDType>(img: &[T], boxes: &[f64], d: Dims, row: usize) -> Vec<T> {
+    let mut out = vec![T::from_f64(0.0); d.b * d.k * row];
     let plane = d.gh * d.gw;
-    out.par_chunks_mut(d.glimpse_len())
-        .enumerate()
-        .for_each(|(bk, g)| {
-            let b = bk / d.k;
-            let im = &img[b * d.image_len()..(b + 1) * d.image_len()];
-            let (ys, xs) = source_coords(&boxes[bk * 4..bk * 4 + 4], &d);
-            let mut nb = Vec::with_capacity(4);
-            for (r, &y) in ys.iter().enumerate() {
-                for (c, &x) in xs.iter().enumerate() {
-                    neighbours(y, x, d.h, d.w, &mut nb);
-                    for ch in 0..d.c {
-                        let src = &im[ch * d.h * d.w..(ch + 1) * d.h * d.w];
-                        g[ch * plane + r * d.gw + c] =
-                            T::from_f64(nb.iter().map(|&(o, wt, _, _)| wt * src[o].to_f64()).sum());
-                    }
+    out.par_chunks_mut(row).enumerate().for_each(|(bk, g)| {
+        let b = bk / d.k;
+        let im = &img[b * d.image_len()..(b + 1) * d.image_len()];
+        let (ys, xs) = source_coords(&boxes[bk * 4..bk * 4 + 4], &d);
+        let mut nb = Vec::with_capacity(4);
+        for (r, &y) in ys.iter().enumerate() {
+            for (c, &x) in xs.iter().enumerate() {
+                neighbours(y, x, d.h, d.w, &mut nb);
+                for ch in 0..d.c {
+                    let src = &im[ch * d.h * d.w..(ch + 1) * d.h * d.w];
+                    g[ch * plane + r * d.gw + c] =
+                        T::from_f64(nb.iter().map(|&(o, wt, _, _)| wt * src[o].to_f64()).sum());
                 }
             }
-        });
+        }
+    });
     out
 }
 
@@ -183,10 +182,12 @@ fn backward_typed<T: WithDType>(
     ))
 }
 
-/// The custom op: `(images, boxes) → glimpses`.
+/// The custom op: `(images, boxes) → glimpses` `(B, K, C, gh, gw)`, or with `row` set
+/// `(B, K, row)`: each glimpse flattened and followed by zeros up to `row` values.
 struct GlimpseOp {
     gh: usize,
     gw: usize,
+    row: Option<usize>,
 }
 
 impl GlimpseOp {
@@ -209,6 +210,14 @@ impl GlimpseOp {
             gw: self.gw,
         })
     }
+
+    /// Values per glimpse row and the output shape.
+    fn layout(&self, d: &Dims) -> (usize, Shape) {
+        match self.row {
+            Some(row) => (row, Shape::from((d.b, d.k, row))),
+            None => (d.glimpse_len(), Shape::from((d.b, d.k, d.c, d.gh, d.gw))),
+        }
+    }
 }
 
 impl CustomOp2 for GlimpseOp {
@@ -224,6 +233,7 @@ impl CustomOp2 for GlimpseOp {
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let d = self.dims(l1.shape(), l2.shape())?;
+        let (row, shape) = self.layout(&d);
         let boxes: Vec<f64> = match s2 {
             CpuStorage::F32(_) => storage_slice::<f32>(s2, l2)?
                 .iter()
@@ -232,18 +242,24 @@ impl CustomOp2 for GlimpseOp {
             _ => storage_slice::<f64>(s2, l2)?.to_vec(),
         };
         let out = match s1 {
-            CpuStorage::F32(_) => {
-                CpuStorage::F32(forward_kernel(storage_slice::<f32>(s1, l1)?, &boxes, d))
-            }
-            CpuStorage::F64(_) => {
-                CpuStorage::F64(forward_kernel(storage_slice::<f64>(s1, l1)?, &boxes, d))
-            }
+            CpuStorage::F32(_) => CpuStorage::F32(forward_kernel(
+                storage_slice::<f32>(s1, l1)?,
+                &boxes,
+                d,
+                row,
+            )),
+            CpuStorage::F64(_) => CpuStorage::F64(forward_kernel(
+                storage_slice::<f64>(s1, l1)?,
+                &boxes,
+                d,
+                row,
+            )),
             other => candle_core::bail!(
                 "extract_glimpses supports F32 and F64, got {:?}",
                 other.dtype()
             ),
         };
-        Ok((out, Shape::from((d.b, d.k, d.c, d.gh, d.gw))))
+        Ok((out, shape))
     }
 
     #[cfg(feature = "cuda")]
@@ -256,14 +272,15 @@ impl CustomOp2 for GlimpseOp {
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
         let d = self.dims(l1.shape(), l2.shape())?;
+        let (row, shape) = self.layout(&d);
         let gd = (d.b, d.c, d.h, d.w, d.k, d.gh, d.gw);
         let dev = s1.device();
         let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::glimpse_fwd::<f32>((s1, l1), (s2, l2), gd)?, dev)
+            cuda::storage(cuda::glimpse_fwd::<f32>((s1, l1), (s2, l2), gd, row)?, dev)
         } else {
-            cuda::storage(cuda::glimpse_fwd::<f64>((s1, l1), (s2, l2), gd)?, dev)
+            cuda::storage(cuda::glimpse_fwd::<f64>((s1, l1), (s2, l2), gd, row)?, dev)
         };
-        Ok((st, Shape::from((d.b, d.k, d.c, d.gh, d.gw))))
+        Ok((st, shape))
     }
 
     fn bwd(
@@ -274,6 +291,13 @@ impl CustomOp2 for GlimpseOp {
         grad: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>)> {
         let d = self.dims(img.shape(), boxes.shape())?;
+        // Rows: the glimpse values are the first C·gh·gw of each row.
+        let grad = match self.row {
+            Some(_) => &grad
+                .narrow(2, 0, d.glimpse_len())?
+                .reshape((d.b, d.k, d.c, d.gh, d.gw))?,
+            None => grad,
+        };
         if img.device().is_cuda() {
             let packed = img.contiguous()?.apply_op3(
                 &boxes.contiguous()?,
@@ -390,6 +414,7 @@ fn check_inputs(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize)) -> Resu
     GlimpseOp {
         gh: out_hw.0,
         gw: out_hw.1,
+        row: None,
     }
     .dims(images.shape(), boxes.shape())
     .map(|_| ())
@@ -400,10 +425,36 @@ fn check_inputs(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize)) -> Resu
 /// Differentiable wrt images and boxes (custom op: CPU kernel, CUDA kernels with the `cuda`
 /// feature; other devices go through the host).
 pub fn extract_glimpses(images: &Tensor, boxes: &Tensor, out_hw: (usize, usize)) -> Result<Tensor> {
+    glimpse_op(images, boxes, out_hw, None)
+}
+
+/// [`extract_glimpses`] flattened into rows of `row ≥ C·gh·gw` values `(B, K, row)`, zeros after
+/// each glimpse: an encoder matmul whose input width is a multiple of 4 runs tensor-core kernels
+/// for aligned rows on the GPU (`C·gh·gw` = 1323 for 21×21 RGB glimpses is not). Differentiable.
+pub fn extract_glimpse_rows(
+    images: &Tensor,
+    boxes: &Tensor,
+    out_hw: (usize, usize),
+    row: usize,
+) -> Result<Tensor> {
+    let len = images.dim(1)? * out_hw.0 * out_hw.1;
+    if row < len {
+        candle_core::bail!("extract_glimpse_rows: row {row} shorter than a glimpse ({len})");
+    }
+    glimpse_op(images, boxes, out_hw, Some(row))
+}
+
+fn glimpse_op(
+    images: &Tensor,
+    boxes: &Tensor,
+    out_hw: (usize, usize),
+    row: Option<usize>,
+) -> Result<Tensor> {
     check_inputs(images, boxes, out_hw)?;
     let op = GlimpseOp {
         gh: out_hw.0,
         gw: out_hw.1,
+        row,
     };
     let dev = images.device();
     if dev.is_cpu() || (dev.is_cuda() && super::device_kernels()) {
@@ -550,6 +601,48 @@ mod tests {
         half_pixel_cpu,
         half_pixel_cuda
     );
+
+    /// Rows hold the glimpse then zeros; gradients equal those of the plain glimpses.
+    fn rows_equal_padded_glimpses(dev: &Device) {
+        let (img, boxes) = fixture(DType::F64);
+        let img = Var::from_tensor(&img.to_device(dev).unwrap()).unwrap();
+        let boxes = Var::from_tensor(&boxes.to_device(dev).unwrap()).unwrap();
+        let (gh, gw, row) = (3, 5, 36); // C·gh·gw = 30
+        let w = crate::rng::SeededRng::new(9)
+            .normal(&[2, 2, row], dev)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap();
+        let got = extract_glimpse_rows(img.as_tensor(), boxes.as_tensor(), (gh, gw), row).unwrap();
+        let want = extract_glimpses(img.as_tensor(), boxes.as_tensor(), (gh, gw))
+            .unwrap()
+            .flatten_from(2)
+            .unwrap()
+            .pad_with_zeros(2, 0, row - 30)
+            .unwrap();
+        assert_eq!(got.dims(), &[2, 2, row]);
+        let diff = |a: &Tensor, b: &Tensor| -> f64 {
+            (a - b)
+                .unwrap()
+                .abs()
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .max(0)
+                .unwrap()
+                .to_scalar()
+                .unwrap()
+        };
+        assert!(diff(&got, &want) < 1e-12);
+        let gg = (got * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        let gw_ = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
+        for v in [&img, &boxes] {
+            assert!(diff(gg.get(v).unwrap(), gw_.get(v).unwrap()) < 1e-10);
+        }
+        assert!(extract_glimpse_rows(img.as_tensor(), boxes.as_tensor(), (gh, gw), 29).is_err());
+    }
+
+    crate::test_device!(rows_equal_padded_glimpses, rows_cpu, rows_cuda);
 
     fn fixture(dt: DType) -> (Tensor, Tensor) {
         let img = image(2, 2, 6, 8, dt);
