@@ -33,7 +33,8 @@ pub fn open(d: DeviceArg) -> anyhow::Result<Device> {
 }
 
 /// [`open`], then let cuBLAS use TF32 tensor cores for f32 matmuls when `tf32` is set (CUDA
-/// only: about 10–20 % faster inference on an H100, results within TF32's 10-bit mantissa).
+/// only: 1.6× faster Space Invaders inference at batch 256 on an H100 (`cuda_bench.md`), results
+/// within TF32's 10-bit mantissa).
 pub fn open_tf32(d: DeviceArg, tf32: bool) -> anyhow::Result<Device> {
     if tf32 && d != DeviceArg::Cuda {
         anyhow::bail!("--tf32 applies to --device cuda only");

@@ -185,7 +185,8 @@ impl PropagationLayer {
         let tmp = self
             .what_temp
             .forward(&Tensor::cat(&[&base, &box_params, &e], D::Minus1)?)?; // (B, K, 5A)
-        let chunk = |t: &Tensor, i: usize| t.narrow(D::Minus1, i * a, a);
+                                                                            // Contiguous chunks: candle's elementwise kernels are several times slower on views.
+        let chunk = |t: &Tensor, i: usize| t.narrow(D::Minus1, i * a, a)?.contiguous();
         let gate = |t: Tensor| -> Result<Tensor> {
             candle_nn::ops::sigmoid(&(t + 1.0)?)?.affine(0.9999, 0.0)
         };

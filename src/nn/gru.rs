@@ -58,23 +58,19 @@ impl Gru {
                 h.dims()
             );
         }
-        // One matmul for the three input projections and one for the z/r recurrent ones.
-        let w = Tensor::cat(&self.w, 1)?; // (in, 3H)
-        let xw = x.matmul(&w)?; // (N, 3H)
-        let u_zr = Tensor::cat(&self.u[..2], 1)?; // (H, 2H)
-        let hu = h.matmul(&u_zr)?; // (N, 2H)
+        // The z/r input projections in one matmul, the candidate's in another, so that every
+        // elementwise op below reads contiguous tensors (candle's kernels take a slow generic
+        // path for strided views such as `narrow`s of a wider matmul output).
         let hd = self.hidden;
-        // z and r together: one add, one fused bias pass, one sigmoid over (N, 2H).
+        let xw_zr = x.matmul(&Tensor::cat(&self.w[..2], 1)?)?; // (N, 2H)
+        let xw_h = x.matmul(&self.w[2])?; // (N, H)
+        let hu = h.matmul(&Tensor::cat(&self.u[..2], 1)?)?; // (N, 2H)
+                                                            // z and r together: one add, one fused bias pass, one sigmoid over (N, 2H).
         let b_zr = Tensor::cat(&self.b[..2], 0)?; // (2H)
-        let zr =
-            candle_nn::ops::sigmoid(&bias_act(&(xw.narrow(1, 0, 2 * hd)? + hu)?, &b_zr, false)?)?;
-        let (z, r) = (zr.narrow(1, 0, hd)?, zr.narrow(1, hd, hd)?);
-        let cand = bias_act(
-            &(xw.narrow(1, 2 * hd, hd)? + (&r * h)?.matmul(&self.u[2])?)?,
-            &self.b[2],
-            false,
-        )?
-        .tanh()?;
+        let zr = candle_nn::ops::sigmoid(&bias_act(&(xw_zr + hu)?, &b_zr, false)?)?;
+        let z = zr.narrow(1, 0, hd)?.contiguous()?;
+        let r = zr.narrow(1, hd, hd)?.contiguous()?;
+        let cand = bias_act(&(xw_h + (&r * h)?.matmul(&self.u[2])?)?, &self.b[2], false)?.tanh()?;
         let one_minus_z = z.affine(-1.0, 1.0)?;
         (one_minus_z * h)? + (z * cand)?
     }
