@@ -379,6 +379,21 @@ mod tests {
         }
     }
 
+    fn max_abs_diff(a: &Tensor, b: &Tensor) -> f64 {
+        (a - b)
+            .unwrap()
+            .abs()
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .max(0)
+            .unwrap()
+            .to_dtype(DType::F64)
+            .unwrap()
+            .to_scalar()
+            .unwrap()
+    }
+
     /// Virtual padding and a pending `relu(x + b)` equal candle's conv2d on the explicitly
     /// activated, zero-padded input; `channels` 4 and 8 take the float4 path on the GPU.
     fn check_padded_deferred(dev: &Device, dtype: DType, tol: f64) {
@@ -439,31 +454,9 @@ mod tests {
                     .unwrap()
                     .permute((0, 3, 1, 2))
                     .unwrap();
-            let cf_err: f64 = (&got_cf - &got)
-                .unwrap()
-                .abs()
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .max(0)
-                .unwrap()
-                .to_dtype(DType::F64)
-                .unwrap()
-                .to_scalar()
-                .unwrap();
+            let cf_err = max_abs_diff(&got_cf, &got);
             assert!(cf_err < tol, "channels-first {ci}->{co}: {cf_err}");
-            let err: f64 = (got - &want)
-                .unwrap()
-                .abs()
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .max(0)
-                .unwrap()
-                .to_dtype(DType::F64)
-                .unwrap()
-                .to_scalar()
-                .unwrap();
+            let err = max_abs_diff(&got, &want);
             assert!(err < tol, "{ci}->{co} k{k} s{s} {pad:?}: {err}");
         }
         // A deferred epilogue needs a bias to defer.
