@@ -18,6 +18,20 @@ pub fn cuda_device() -> Device {
     .clone()
 }
 
+/// Largest absolute elementwise difference of two tensors of one shape, as `f64` (panics on
+/// a shape or device mismatch: a test helper).
+pub fn max_abs_diff(a: &candle_core::Tensor, b: &candle_core::Tensor) -> f64 {
+    (a - b)
+        .and_then(|d| {
+            d.abs()?
+                .flatten_all()?
+                .max(0)?
+                .to_dtype(candle_core::DType::F64)
+        })
+        .and_then(|m| m.to_scalar::<f64>())
+        .expect("max_abs_diff: tensors of one shape, dtype and device")
+}
+
 /// Defines `#[test] fn $cpu()` running `$body(&Device::Cpu)` and, when the *calling* crate is
 /// built with its `cuda` feature, `#[test] fn $cuda()` running `$body` on
 /// [`cuda_device`](crate::testing::cuda_device). `$body: fn(&Device)` asserts (panics) itself.

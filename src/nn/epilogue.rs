@@ -514,20 +514,7 @@ mod tests {
     use crate::rng::SeededRng;
     use candle_core::{Device, Var};
 
-    fn max_err(a: &Tensor, b: &Tensor) -> f64 {
-        (a - b)
-            .unwrap()
-            .abs()
-            .unwrap()
-            .flatten_all()
-            .unwrap()
-            .max(0)
-            .unwrap()
-            .to_dtype(DType::F64)
-            .unwrap()
-            .to_scalar()
-            .unwrap()
-    }
+    use crate::testing::max_abs_diff as max_err;
 
     fn composed_bias_act(x: &Tensor, b: &Tensor, relu: bool) -> Tensor {
         let y = x.broadcast_add(b).unwrap();
@@ -565,20 +552,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn bias_act_matches_composed_cpu() {
-        check_bias_act(&Device::Cpu, DType::F64, 1e-12);
-        check_bias_act(&Device::Cpu, DType::F32, 1e-6);
+    fn bias_act_matches_composed(dev: &Device) {
+        check_bias_act(dev, DType::F64, 1e-12);
+        check_bias_act(dev, DType::F32, 1e-6);
     }
 
-    #[cfg(feature = "cuda")]
-    #[test]
-    fn bias_act_matches_composed_cuda() {
-        if let Ok(dev) = Device::new_cuda(0) {
-            check_bias_act(&dev, DType::F64, 1e-12);
-            check_bias_act(&dev, DType::F32, 1e-6);
-        }
-    }
+    crate::test_device!(
+        bias_act_matches_composed,
+        bias_act_matches_composed_cpu,
+        bias_act_matches_composed_cuda
+    );
 
     fn check_gate(dev: &Device, dtype: DType, tol: f64) {
         let mut rng = SeededRng::new(12);
@@ -633,34 +616,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn gate_channel_rows_pad_with_zeros_cpu() {
-        check_gate_rows(&Device::Cpu);
+    crate::test_device!(check_gate_rows, gate_rows_cpu, gate_rows_cuda);
+
+    fn gate_channels_matches_composed(dev: &Device) {
+        check_gate(dev, DType::F64, 1e-12);
+        check_gate(dev, DType::F32, 1e-6);
+        check_strided_gate(dev);
     }
 
-    #[cfg(feature = "cuda")]
-    #[test]
-    fn gate_channel_rows_pad_with_zeros_cuda() {
-        if let Ok(dev) = Device::new_cuda(0) {
-            check_gate_rows(&dev);
-        }
-    }
-
-    #[test]
-    fn gate_channels_matches_composed_cpu() {
-        check_gate(&Device::Cpu, DType::F64, 1e-12);
-        check_gate(&Device::Cpu, DType::F32, 1e-6);
-    }
-
-    #[cfg(feature = "cuda")]
-    #[test]
-    fn gate_channels_matches_composed_cuda() {
-        if let Ok(dev) = Device::new_cuda(0) {
-            check_gate(&dev, DType::F64, 1e-12);
-            check_gate(&dev, DType::F32, 1e-6);
-            check_strided_gate(&dev);
-        }
-    }
+    crate::test_device!(
+        gate_channels_matches_composed,
+        gate_channels_matches_composed_cpu,
+        gate_channels_matches_composed_cuda
+    );
 
     /// A `(B, K, P)` logit narrowed out of a wider tensor (read in place on the GPU).
     fn check_strided_gate(dev: &Device) {
@@ -702,18 +670,7 @@ mod tests {
         assert_eq!(gx, vec![0.0, 0.0, 3.0, 4.0, 5.0, 6.0, 0.0]);
     }
 
-    #[test]
-    fn clamp_values_and_gradient_mask_cpu() {
-        check_clamp(&Device::Cpu);
-    }
-
-    #[cfg(feature = "cuda")]
-    #[test]
-    fn clamp_values_and_gradient_mask_cuda() {
-        if let Ok(dev) = Device::new_cuda(0) {
-            check_clamp(&dev);
-        }
-    }
+    crate::test_device!(check_clamp, clamp_cpu, clamp_cuda);
 
     #[test]
     fn shape_errors_name_the_problem() {

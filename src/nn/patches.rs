@@ -379,20 +379,7 @@ mod tests {
         }
     }
 
-    fn max_abs_diff(a: &Tensor, b: &Tensor) -> f64 {
-        (a - b)
-            .unwrap()
-            .abs()
-            .unwrap()
-            .flatten_all()
-            .unwrap()
-            .max(0)
-            .unwrap()
-            .to_dtype(DType::F64)
-            .unwrap()
-            .to_scalar()
-            .unwrap()
-    }
+    use crate::testing::max_abs_diff;
 
     /// Virtual padding and a pending `relu(x + b)` equal candle's conv2d on the explicitly
     /// activated, zero-padded input; `channels` 4 and 8 take the float4 path on the GPU.
@@ -472,19 +459,14 @@ mod tests {
         assert!(e.unwrap_err().to_string().contains("needs a bias"));
     }
 
-    #[test]
-    fn padding_and_deferred_epilogue_equal_composed_cpu() {
-        check_padded_deferred(&Device::Cpu, DType::F64, 1e-10);
-    }
-
-    #[cfg(feature = "cuda")]
-    #[test]
-    fn padding_and_deferred_epilogue_equal_composed_cuda() {
-        if let Ok(dev) = Device::new_cuda(0) {
-            check_padded_deferred(&dev, DType::F64, 1e-10);
-            check_padded_deferred(&dev, DType::F32, 1e-3);
+    fn padded_deferred(dev: &Device) {
+        check_padded_deferred(dev, DType::F64, 1e-10);
+        if dev.is_cuda() {
+            check_padded_deferred(dev, DType::F32, 1e-3);
         }
     }
+
+    crate::test_device!(padded_deferred, padded_deferred_cpu, padded_deferred_cuda);
 
     #[test]
     fn patch_order_is_row_col_channel() {

@@ -334,18 +334,7 @@ mod tests {
             .unwrap()
     }
 
-    fn max_abs_diff(a: &Tensor, b: &Tensor) -> f64 {
-        (a - b)
-            .unwrap()
-            .abs()
-            .unwrap()
-            .flatten_all()
-            .unwrap()
-            .max(0)
-            .unwrap()
-            .to_scalar()
-            .unwrap()
-    }
+    use crate::testing::max_abs_diff;
 
     #[test]
     fn equals_composed_sum_within_cutoff() {

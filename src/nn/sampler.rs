@@ -621,18 +621,7 @@ mod tests {
             .pad_with_zeros(2, 0, row - 30)
             .unwrap();
         assert_eq!(got.dims(), &[2, 2, row]);
-        let diff = |a: &Tensor, b: &Tensor| -> f64 {
-            (a - b)
-                .unwrap()
-                .abs()
-                .unwrap()
-                .flatten_all()
-                .unwrap()
-                .max(0)
-                .unwrap()
-                .to_scalar()
-                .unwrap()
-        };
+        let diff = crate::testing::max_abs_diff;
         assert!(diff(&got, &want) < 1e-12);
         let gg = (got * &w).unwrap().sum_all().unwrap().backward().unwrap();
         let gw_ = (want * &w).unwrap().sum_all().unwrap().backward().unwrap();
