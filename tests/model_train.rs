@@ -125,6 +125,7 @@ fn time_limit_stops_with_a_checkpoint_and_resumes() {
         device: Device::Cpu,
         progress: false,
         time_limit: limit,
+        reset_optimizer: false,
     };
     // A limit shorter than one step: exactly one step, then a checkpoint.
     let tiny = Some(std::time::Duration::from_nanos(1));
@@ -141,6 +142,40 @@ fn time_limit_stops_with_a_checkpoint_and_resumes() {
 }
 
 #[test]
+fn reset_optimizer_resumes_without_the_optimizer_file() {
+    let mut cfg = smoke_cfg();
+    cfg.train.checkpoint_every = 3;
+    let dir = tempfile::tempdir().unwrap();
+    let opts = |steps, reset_optimizer| TrainOptions {
+        steps: Some(steps),
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer,
+    };
+    train::run(&cfg, dir.path(), &mut Squares(0), opts(3, false)).unwrap();
+    let ckpt = dir.path().join("checkpoint");
+    let weights = std::fs::read(ckpt.join("weights.safetensors")).unwrap();
+    std::fs::remove_file(ckpt.join("optimizer.safetensors")).unwrap();
+    // A plain resume names the missing file; nothing in the run directory is touched.
+    let err = train::run(&cfg, dir.path(), &mut Squares(0), opts(6, false)).unwrap_err();
+    assert!(err.to_string().contains("optimizer.safetensors"), "{err}");
+    assert_eq!(
+        std::fs::read(ckpt.join("weights.safetensors")).unwrap(),
+        weights
+    );
+    // With a fresh optimizer it continues from step 3 (the step count, and with it the
+    // curriculum and count-prior schedule, carries on).
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6, true)).unwrap();
+    assert_eq!(s.steps, 6);
+    assert!(ckpt.join("optimizer.safetensors").exists());
+    assert_ne!(
+        std::fs::read(ckpt.join("weights.safetensors")).unwrap(),
+        weights
+    );
+}
+
+#[test]
 fn run_writes_run_dir_and_resumes() {
     let mut cfg = smoke_cfg();
     cfg.train.steps = 12;
@@ -150,6 +185,7 @@ fn run_writes_run_dir_and_resumes() {
         device: Device::Cpu,
         progress: false,
         time_limit: None,
+        reset_optimizer: false,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
     assert_eq!(s.steps, 6);
@@ -200,6 +236,7 @@ fn early_stopping_moves_through_stages() {
         device: Device::Cpu,
         progress: false,
         time_limit: None,
+        reset_optimizer: false,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
     assert!(s.finished && s.stage == 1, "{s:?}");
@@ -246,6 +283,7 @@ fn custom_validator_drives_early_stopping() {
         device: Device::Cpu,
         progress: false,
         time_limit: None,
+        reset_optimizer: false,
     };
     let s =
         train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();

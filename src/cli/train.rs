@@ -40,6 +40,10 @@ pub struct TrainArgs {
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
     #[arg(long)]
     pub tf32: bool,
+    /// Resume the checkpoint's parameters and step but start Adam afresh (for a run directory
+    /// whose `optimizer.safetensors` was lost; the reference also restarts Adam between stages).
+    #[arg(long)]
+    pub reset_optimizer: bool,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -73,6 +77,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         device,
         progress: true,
         time_limit: a.time_limit.map(std::time::Duration::from_secs_f64),
+        reset_optimizer: a.reset_optimizer,
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(

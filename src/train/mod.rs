@@ -47,6 +47,10 @@ pub struct TrainOptions {
     /// Stop (with a checkpoint) after the first step that ends this long after the start: a
     /// time-boxed run loses no steps, unlike one killed from outside.
     pub time_limit: Option<std::time::Duration>,
+    /// On resume, restore parameters and progress but start Adam afresh (zero moments and
+    /// β-power counters, as the reference does between stages): for a checkpoint whose
+    /// `optimizer.safetensors` was lost.
+    pub reset_optimizer: bool,
 }
 
 /// What [`run`] did.
@@ -288,12 +292,15 @@ impl Trainer {
 
     /// Restore parameters, optimiser and progress from `dir` (config must match).
     pub fn load(&mut self, dir: &Path) -> Result<()> {
-        let meta = checkpoint::load_checkpoint(
-            dir,
-            &self.varmap,
-            Some(&mut self.adam),
-            Some(&self.cfg.to_toml()?),
-        )?;
+        self.load_with(dir, true)
+    }
+
+    /// Restore parameters and progress from `dir` (config must match), and the optimiser state
+    /// too when `with_optimizer` (otherwise Adam starts afresh and its file is not read).
+    pub fn load_with(&mut self, dir: &Path, with_optimizer: bool) -> Result<()> {
+        let adam = with_optimizer.then_some(&mut self.adam);
+        let meta =
+            checkpoint::load_checkpoint(dir, &self.varmap, adam, Some(&self.cfg.to_toml()?))?;
         self.progress =
             serde_json::from_value(meta.extra.clone()).map_err(|e| Error::Checkpoint {
                 path: dir.to_path_buf(),
@@ -521,9 +528,10 @@ pub fn run_with_validator(
     let best_dir = out_dir.join("best");
     let mut trainer = Trainer::new(cfg, &opts.device)?;
     if ckpt_dir.join("state.json").exists() {
-        trainer.load(&ckpt_dir)?;
+        trainer.load_with(&ckpt_dir, !opts.reset_optimizer)?;
         tracing::info!(
             step = trainer.progress.global_step,
+            fresh_optimizer = opts.reset_optimizer,
             "resumed from {}",
             ckpt_dir.display()
         );
