@@ -55,6 +55,9 @@ struct Args {
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`set_gemm_reduced_precision_f32`).
     #[arg(long)]
     tf32: bool,
+    /// Inference: the backbone's 4×4 convolutions in f16 (`silot::nn::set_half_backbone`).
+    #[arg(long)]
+    half_backbone: bool,
     /// Comma-separated sections: ops, train, infer, breakdown.
     #[arg(long, default_value = "ops,train,infer,breakdown")]
     only: String,
@@ -322,6 +325,7 @@ fn main() -> Result<()> {
     silot::nn::set_fused_optimizer(!args.composed_optimizer);
     silot::nn::set_device_noise(!args.host_noise);
     silot::nn::set_fused_epilogues(!args.composed_epilogues);
+    silot::nn::set_half_backbone(args.half_backbone);
     #[cfg(feature = "cuda")]
     candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
     #[cfg(not(feature = "cuda"))]
@@ -331,7 +335,7 @@ fn main() -> Result<()> {
     let only: Vec<&str> = args.only.split(',').map(str::trim).collect();
     let bd = only.contains(&"breakdown");
     println!(
-        "device {:?}, sampler/renderer kernels: {}, eval discovery attention: {}, tf32: {}",
+        "device {:?}, sampler/renderer kernels: {}, eval discovery attention: {}, tf32: {}, f16 backbone: {}",
         args.device,
         if args.host_kernels {
             "host CPU"
@@ -343,7 +347,8 @@ fn main() -> Result<()> {
         } else {
             "fused"
         },
-        args.tf32
+        args.tf32,
+        args.half_backbone
     );
     println!(
         "optimizer: {}, latent noise: {}, epilogues: {}",

@@ -43,3 +43,14 @@ pub fn open_tf32(d: DeviceArg, tf32: bool) -> anyhow::Result<Device> {
     candle_core::cuda::set_gemm_reduced_precision_f32(tf32);
     Ok(dev)
 }
+
+/// [`open_tf32`], then run the backbone's 4×4 convolutions in f16 when `half_backbone` is set
+/// (inference only, CUDA only; [`crate::nn::set_half_backbone`]).
+pub fn open_inference(d: DeviceArg, tf32: bool, half_backbone: bool) -> anyhow::Result<Device> {
+    if half_backbone && d != DeviceArg::Cuda {
+        anyhow::bail!("--half-backbone applies to --device cuda only");
+    }
+    let dev = open_tf32(d, tf32)?;
+    crate::nn::set_half_backbone(half_backbone);
+    Ok(dev)
+}

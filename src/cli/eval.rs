@@ -37,6 +37,9 @@ pub struct TrackerArgs {
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
     #[arg(long)]
     pub tf32: bool,
+    /// Run the backbone's 4×4 convolutions in f16 (f32 accumulation; `--device cuda` only).
+    #[arg(long)]
+    pub half_backbone: bool,
 }
 
 /// Arguments of `silot eval`.
@@ -80,7 +83,7 @@ pub fn make_tracker(
                     "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
                 )
             })?;
-            let device = super::device::open_tf32(t.device, t.tf32)?;
+            let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
             Box::new(SilotTracker::load(dir, &device, seed)?)
         }
     })

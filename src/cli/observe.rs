@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::clips::paper_protocol;
-use super::device::{open_tf32, DeviceArg};
+use super::device::{open_inference, DeviceArg};
 use crate::env::registry;
 use crate::env::vector::VectorEnv;
 use crate::wrapper::{Object, ObjectCentricVecEnv, ObjectEncoder};
@@ -51,6 +51,9 @@ pub struct ObserveArgs {
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
     #[arg(long)]
     pub tf32: bool,
+    /// Run the backbone's 4×4 convolutions in f16 (f32 accumulation; `--device cuda` only).
+    #[arg(long)]
+    pub half_backbone: bool,
 }
 
 #[derive(Serialize)]
@@ -70,7 +73,7 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         "--envs and --steps must be at least 1"
     );
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
-    let device = open_tf32(a.device, a.tf32)?;
+    let device = open_inference(a.device, a.tf32, a.half_backbone)?;
     let encoder = ObjectEncoder::load(&a.checkpoint, &device, a.seed)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(a.envs));
     let spec = cfg.env.clone();

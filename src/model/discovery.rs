@@ -173,6 +173,7 @@ impl Discovery {
                 pad: [1; 4],
                 bias_relu,
                 channels_first: false,
+                half: false,
             };
             let w1 = (c1.weight(), c1.bias());
             let v = conv2d_nhwc_with(&v, w1, 1, same(None), Epilogue::Deferred)?;

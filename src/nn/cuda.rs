@@ -469,6 +469,94 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     Ok(out)
 }
 
+/// [`patches_fwd`] stored as f16 (values computed in f32): `x` is F32 (channels-first or -last)
+/// or F16 (channels-last), the pending input bias F32. The backbone's f16 inference path.
+pub(crate) fn patches_fwd_half(
+    x: (&CudaStorage, &Layout),
+    bias: Option<(&CudaStorage, &Layout)>,
+    d: &super::patches::PatchDims,
+) -> Result<CudaSlice<half::f16>> {
+    let dev = x.0.device();
+    let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
+    let per_image = u32_len(oh * ow * k, "patch values per image")? as usize;
+    // SAFETY: every output element is written by the kernel.
+    let out = unsafe { dev.alloc::<half::f16>((d.b * per_image).max(1))? };
+    let bv = match bias {
+        Some(b) => Some(view::<f32>(b.0, b.1)?),
+        None => None,
+    };
+    let f16_in = matches!(x.0.slice, CudaStorageSlice::F16(_));
+    // 16-byte moves: 8 channels per thread when C % 8 == 0 and the input starts aligned.
+    let vec8 = f16_in && !d.channels_first && d.c % 8 == 0 && x.1.start_offset() % 8 == 0;
+    let name = match (f16_in, vec8) {
+        (true, true) => "patches_fwd_v8_f16",
+        (true, false) => "patches_fwd_f16_to_f16",
+        (false, _) => "patches_fwd_f32_to_f16",
+    };
+    if f16_in && d.channels_first {
+        candle_core::bail!("half patches: an f16 input must be channels-last");
+    }
+    let func = dev.get_or_load_custom_func(name, MODULE, PTX)?;
+    let args = [
+        d.h,
+        d.w,
+        d.c,
+        oh,
+        ow,
+        d.kh,
+        d.kw,
+        d.stride,
+        d.pad[0],
+        d.pad[2],
+        d.channels_first as usize,
+    ]
+    .iter()
+    .map(|&v| int(v, "patch dimension"))
+    .collect::<Result<Vec<i32>>>()?;
+    let (a, b) = x
+        .1
+        .contiguous_offsets()
+        .ok_or_else(|| candle_core::Error::Msg("CUDA kernel input must be contiguous".into()))?;
+    let null: u64 = 0;
+    let mut lb = func.builder();
+    let xf32;
+    let xf16;
+    if f16_in {
+        xf16 = x.0.as_cuda_slice::<half::f16>()?.slice(a..b);
+        lb.arg(&xf16);
+    } else {
+        xf32 = x.0.as_cuda_slice::<f32>()?.slice(a..b);
+        lb.arg(&xf32);
+    }
+    match &bv {
+        Some(b) => lb.arg(b),
+        None => lb.arg(&null),
+    };
+    lb.arg(&out);
+    for a in &args {
+        lb.arg(a);
+    }
+    let images = u32::try_from(d.b.max(1))
+        .ok()
+        .filter(|&b| b <= 65_535)
+        .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
+    let per_thread = if vec8 { 8 } else { 1 };
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(per_image / per_thread, 256)?.min(4096), images, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `patches_fwd_{f32_to_f16,f16_to_f16,v8_f16}` (a null bias
+    // pointer means none); grid-stride over each image's values.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
+/// Wraps an f16 result slice as storage.
+pub(crate) fn storage_f16(s: CudaSlice<half::f16>, dev: &CudaDevice) -> CudaStorage {
+    CudaStorage::wrap_cuda_slice(s, dev.clone())
+}
+
 const ADAM_THREADS: u32 = 256;
 
 fn adam_cfg(n: usize) -> Result<LaunchConfig> {

@@ -704,6 +704,106 @@ extern "C" __global__ void patches_fwd_v4_f32(const float *x, const float *bias,
     patches_fwd_v4(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);
 }
 
+// Half-precision patches (the backbone's f16 inference path): the same patches, values computed
+// in float and stored as IEEE f16 (`unsigned short` bits; conversions in PTX, no fp16 header).
+// The input is float (channels-first or -last) or f16 channels-last; the pending bias is float.
+
+__device__ __forceinline__ unsigned short f2h(float f) {
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+__device__ __forceinline__ float h2f(unsigned short h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    return f;
+}
+__device__ __forceinline__ float load_f(const float *p, size_t i) { return p[i]; }
+__device__ __forceinline__ float load_f(const unsigned short *p, size_t i) { return h2f(p[i]); }
+
+template <typename Tin>
+__device__ void patches_fwd_half(const Tin *x, const float *bias, unsigned short *out, int H,
+                                 int W, int C, int OH, int OW, int KH, int KW, int S, int PT,
+                                 int PL, int CF) {
+    const unsigned int row = (unsigned int)KW * C, K = (unsigned int)KH * row;
+    const unsigned int m = (unsigned int)OH * OW * K;
+    const Tin *xb = x + (size_t)blockIdx.y * H * W * C;
+    unsigned short *ob = out + (size_t)blockIdx.y * m;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += blockDim.x * gridDim.x) {
+        const unsigned int pos = i / K, j = i - pos * K;
+        const unsigned int oy = pos / OW, ox = pos - oy * OW;
+        const unsigned int dy = j / row, rest = j - dy * row;
+        const unsigned int dx = rest / C, c = rest - dx * C;
+        const int iy = (int)(oy * S + dy) - PT, ix = (int)(ox * S + dx) - PL;
+        float v = 0.f;
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+            const size_t src = CF ? ((size_t)c * H + iy) * W + ix : ((size_t)iy * W + ix) * C + c;
+            v = load_f(xb, src);
+            if (bias != 0) v = fmaxf(v + bias[c], 0.f);
+        }
+        ob[i] = f2h(v);
+    }
+}
+
+// relu(v + b) on the two f16 values packed in `w`.
+__device__ __forceinline__ unsigned int bias_relu_h2(unsigned int w, float b0, float b1) {
+    const float lo = fmaxf(h2f((unsigned short)(w & 0xffffu)) + b0, 0.f);
+    const float hi = fmaxf(h2f((unsigned short)(w >> 16)) + b1, 0.f);
+    return (unsigned int)f2h(lo) | ((unsigned int)f2h(hi) << 16);
+}
+
+// f16 channels-last input, 8 channels (16 bytes) per thread; C % 8 == 0, 16-byte aligned.
+__device__ void patches_fwd_h_v8(const unsigned short *x, const float *bias, unsigned short *out,
+                                 int H, int W, int C, int OH, int OW, int KH, int KW, int S,
+                                 int PT, int PL) {
+    const unsigned int C8 = C / 8, row8 = (unsigned int)KW * C8, K8 = (unsigned int)KH * row8;
+    const unsigned int m8 = (unsigned int)OH * OW * K8;
+    const uint4 *xb = (const uint4 *)(x + (size_t)blockIdx.y * H * W * C);
+    uint4 *ob = (uint4 *)(out + (size_t)blockIdx.y * m8 * 8);
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < m8;
+         i += blockDim.x * gridDim.x) {
+        const unsigned int pos = i / K8, j = i - pos * K8;
+        const unsigned int oy = pos / OW, ox = pos - oy * OW;
+        const unsigned int dy = j / row8, rest = j - dy * row8;
+        const unsigned int dx = rest / C8, c8 = rest - dx * C8;
+        const int iy = (int)(oy * S + dy) - PT, ix = (int)(ox * S + dx) - PL;
+        uint4 v = make_uint4(0u, 0u, 0u, 0u);
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) {
+            v = xb[((size_t)iy * W + ix) * C8 + c8];
+            if (bias != 0) {
+                const float *b = bias + c8 * 8;
+                v.x = bias_relu_h2(v.x, b[0], b[1]);
+                v.y = bias_relu_h2(v.y, b[2], b[3]);
+                v.z = bias_relu_h2(v.z, b[4], b[5]);
+                v.w = bias_relu_h2(v.w, b[6], b[7]);
+            }
+        }
+        ob[i] = v;
+    }
+}
+
+extern "C" __global__ void patches_fwd_f32_to_f16(const float *x, const float *bias,
+                                                  unsigned short *out, int H, int W, int C,
+                                                  int OH, int OW, int KH, int KW, int S, int PT,
+                                                  int PL, int CF) {
+    patches_fwd_half<float>(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL, CF);
+}
+
+extern "C" __global__ void patches_fwd_f16_to_f16(const unsigned short *x, const float *bias,
+                                                  unsigned short *out, int H, int W, int C,
+                                                  int OH, int OW, int KH, int KW, int S, int PT,
+                                                  int PL, int CF) {
+    patches_fwd_half<unsigned short>(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL, CF);
+}
+
+extern "C" __global__ void patches_fwd_v8_f16(const unsigned short *x, const float *bias,
+                                              unsigned short *out, int H, int W, int C, int OH,
+                                              int OW, int KH, int KW, int S, int PT, int PL,
+                                              int CF) {
+    patches_fwd_h_v8(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fused Adam (src/nn/fused_adam.rs), TF1's epsilon-hat form, arithmetic in double.
 

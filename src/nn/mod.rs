@@ -42,6 +42,20 @@ static FUSED_ATTENTION: Switch = Switch::on();
 static FUSED_OPTIMIZER: Switch = Switch::on();
 static DEVICE_NOISE: Switch = Switch::on();
 static FUSED_EPILOGUES: Switch = Switch::on();
+static HALF_BACKBONE: Switch = Switch(std::sync::atomic::AtomicBool::new(false));
+
+/// Whether inference on the GPU runs the backbone's 4×4 convolutions in f16 (patches and
+/// weights rounded to f16, f32 accumulation; off by default). The matmul inputs keep TF32's
+/// 10-bit mantissa, and the patches, the largest tensor of an inference step, move half the
+/// bytes. Training and CPU inference are not affected.
+pub fn set_half_backbone(enabled: bool) {
+    HALF_BACKBONE.set(enabled);
+}
+
+/// See [`set_half_backbone`].
+pub fn half_backbone() -> bool {
+    HALF_BACKBONE.get()
+}
 
 /// Whether the glimpse sampler and sprite renderer run their CUDA kernels on GPU tensors (the
 /// default). `false` routes GPU tensors through the host CPU kernels (copies both ways), the

@@ -55,6 +55,9 @@ struct PatchOp {
     /// `relu(x + bias)` applied to every input value read (`bias (C)`); padding stays 0.
     input_bias_relu: Option<Tensor>,
     channels_first: bool,
+    /// Store the patches as f16 (values computed in f32; the input may be F32 or F16, the bias
+    /// is F32).
+    half_out: bool,
 }
 
 impl PatchOp {
@@ -98,6 +101,33 @@ impl PatchOp {
 
     fn out_shape(d: &PatchDims) -> Shape {
         Shape::from((d.b, d.out_h(), d.out_w(), d.patch_len()))
+    }
+
+    /// The f16 patches on the CPU: input (F32 or F16) and bias read as f32, result rounded.
+    fn cpu_fwd_half(
+        &self,
+        s: &CpuStorage,
+        l: &Layout,
+        d: &PatchDims,
+    ) -> Result<(CpuStorage, Shape)> {
+        let x: Vec<f32> = match s {
+            CpuStorage::F32(_) => storage_slice::<f32>(s, l)?.to_vec(),
+            CpuStorage::F16(_) => storage_slice::<half::f16>(s, l)?
+                .iter()
+                .map(|v| v.to_f32())
+                .collect(),
+            other => candle_core::bail!(
+                "half patches take F32 or F16 input, got {:?}",
+                other.dtype()
+            ),
+        };
+        let bias: Option<Vec<f32>> = match &self.input_bias_relu {
+            Some(b) => Some(b.to_dtype(DType::F32)?.to_vec1()?),
+            None => None,
+        };
+        let out = patches_cpu(&x, bias.as_deref(), d);
+        let out = out.into_iter().map(half::f16::from_f32).collect();
+        Ok((CpuStorage::F16(out), Self::out_shape(d)))
     }
 }
 
@@ -156,6 +186,9 @@ impl CustomOp1 for PatchOp {
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
         let d = self.dims(l)?;
+        if self.half_out {
+            return self.cpu_fwd_half(s, l, &d);
+        }
         let bias = match &self.input_bias_relu {
             Some(b) => Some(
                 b.to_dtype(s.dtype())?
@@ -193,6 +226,22 @@ impl CustomOp1 for PatchOp {
         use super::cuda;
         let d = self.dims(l)?;
         let dev = s.device();
+        if self.half_out {
+            let bias = match &self.input_bias_relu {
+                Some(b) => Some(b.to_dtype(DType::F32)?.contiguous()?),
+                None => None,
+            };
+            let guard = bias.as_ref().map(|b| b.storage_and_layout());
+            let bias_arg = match &guard {
+                Some((st, bl)) => match &**st {
+                    Storage::Cuda(cs) => Some((cs, *bl)),
+                    _ => candle_core::bail!("patches: bias must be on the input's device"),
+                },
+                None => None,
+            };
+            let out = cuda::patches_fwd_half((s, l), bias_arg, &d)?;
+            return Ok((cuda::storage_f16(out, dev), Self::out_shape(&d)));
+        }
         let bias = match &self.input_bias_relu {
             Some(b) => Some(b.to_dtype(s.dtype())?.contiguous()?),
             None => None,
@@ -224,6 +273,10 @@ pub struct PatchInput<'a> {
     /// The input is channels-first `(B, C, H, W)` (read in place: no transposed copy); the
     /// output is channels-last as always.
     pub channels_first: bool,
+    /// Half precision: patches stored as f16 (values computed in f32, the input F32 or F16) and
+    /// multiplied in f16 with f32 accumulation (cuBLAS). Same 10-bit mantissa as TF32 for the
+    /// matmul inputs; the layer's result is F16 with [`Epilogue::Deferred`], F32 otherwise.
+    pub half: bool,
 }
 
 /// Patches `(B, OH, OW, kh·kw·C)` (ordered `dy, dx, c`) of a channels-last `(B, H, W, C)` input,
@@ -234,8 +287,16 @@ pub fn patches_nhwc(
     stride: usize,
     input: PatchInput,
 ) -> Result<Tensor> {
-    if !matches!(x.dtype(), DType::F32 | DType::F64) {
-        candle_core::bail!("patches supports F32 and F64, got {:?}", x.dtype());
+    let ok = if input.half {
+        matches!(x.dtype(), DType::F32 | DType::F16)
+    } else {
+        matches!(x.dtype(), DType::F32 | DType::F64)
+    };
+    if !ok {
+        candle_core::bail!(
+            "patches support F32 and F64 (F32 and F16 in half precision), got {:?}",
+            x.dtype()
+        );
     }
     x.contiguous()?.apply_op1_no_bwd(&PatchOp {
         kh,
@@ -244,6 +305,7 @@ pub fn patches_nhwc(
         pad: input.pad,
         input_bias_relu: input.bias_relu.map(|b| b.detach()),
         channels_first: input.channels_first,
+        half_out: input.half,
     })
 }
 
@@ -280,7 +342,8 @@ pub fn conv2d_nhwc_with(
 ) -> Result<Tensor> {
     let (b, _, _, _) = x.dims4()?;
     let (co, _, kh, kw) = w.dims4()?;
-    let plain = input.pad == [0; 4] && input.bias_relu.is_none() && !input.channels_first;
+    let plain =
+        input.pad == [0; 4] && input.bias_relu.is_none() && !input.channels_first && !input.half;
     let (rows, oh, ow) = if kh == 1 && kw == 1 && stride == 1 && plain {
         let (_, h, wd, c) = x.dims4()?;
         (x.reshape((b * h * wd, c))?, h, wd)
@@ -289,7 +352,17 @@ pub fn conv2d_nhwc_with(
         let (_, oh, ow, k) = p.dims4()?;
         (p.reshape((b * oh * ow, k))?, oh, ow)
     };
-    let y = rows.matmul(&weight_matrix(w)?)?; // (B·OH·OW, Cout)
+    let wm = weight_matrix(w)?; // (kh·kw·Cin, Cout)
+    let y = if input.half {
+        let y = rows.matmul(&wm.to_dtype(DType::F16)?)?; // (B·OH·OW, Cout) f16
+        if epilogue == Epilogue::Deferred {
+            y
+        } else {
+            y.to_dtype(w.dtype())?
+        }
+    } else {
+        rows.matmul(&wm)? // (B·OH·OW, Cout)
+    };
     let y = match (bias, epilogue) {
         (None, Epilogue::Deferred) => candle_core::bail!(
             "conv2d_nhwc: a deferred epilogue needs a bias (the next layer applies relu(x + bias))"
@@ -424,6 +497,7 @@ mod tests {
                 pad,
                 bias_relu: Some(&b_in),
                 channels_first: false,
+                half: false,
             };
             let got = conv2d_nhwc_with(&x, (&wt, Some(&bias)), s, input, Epilogue::BiasRelu)
                 .unwrap()
@@ -467,6 +541,56 @@ mod tests {
     }
 
     crate::test_device!(padded_deferred, padded_deferred_cpu, padded_deferred_cuda);
+
+    /// Half patches equal the f32 patches of the same values rounded to f16, exactly: f32 or
+    /// f16 input, with and without a pending bias, 3 channels (per-value kernel) and 8 (16-byte
+    /// moves on the GPU).
+    fn half_patches_are_rounded_f32_patches(dev: &Device) {
+        let mut rng = SeededRng::new(9);
+        for (c, channels_first) in [(3, true), (3, false), (8, false)] {
+            let x = rng.normal(&[2, 7, 6, c], dev).unwrap();
+            let x16 = x.to_dtype(DType::F16).unwrap();
+            let bias = rng.normal(&[c], dev).unwrap();
+            for bias_relu in [None, Some(&bias)] {
+                for input_f16 in [false, true] {
+                    if input_f16 && channels_first {
+                        continue; // f16 inputs are channels-last only
+                    }
+                    let src = if input_f16 { &x16 } else { &x };
+                    let src = if channels_first {
+                        src.permute((0, 3, 1, 2)).unwrap().contiguous().unwrap()
+                    } else {
+                        src.clone()
+                    };
+                    let input = PatchInput {
+                        pad: [1, 2, 0, 1],
+                        bias_relu,
+                        channels_first,
+                        half: false,
+                    };
+                    let want = patches_nhwc(&src.to_dtype(DType::F32).unwrap(), (3, 2), 2, input)
+                        .unwrap()
+                        .to_dtype(DType::F16)
+                        .unwrap();
+                    let half = PatchInput {
+                        half: true,
+                        ..input
+                    };
+                    let got = patches_nhwc(&src, (3, 2), 2, half).unwrap();
+                    assert_eq!(got.dtype(), DType::F16);
+                    let (g, w) = (got.to_dtype(DType::F32).unwrap(), want.to_dtype(DType::F32));
+                    let err = max_abs_diff(&g, &w.unwrap());
+                    assert_eq!(err, 0.0, "C {c} cf {channels_first} f16 in {input_f16}");
+                }
+            }
+        }
+    }
+
+    crate::test_device!(
+        half_patches_are_rounded_f32_patches,
+        half_patches_cpu,
+        half_patches_cuda
+    );
 
     #[test]
     fn patch_order_is_row_col_channel() {
