@@ -55,9 +55,15 @@ struct Args {
     /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`set_gemm_reduced_precision_f32`).
     #[arg(long)]
     tf32: bool,
-    /// Inference: the backbone's 4×4 convolutions in f16 (`silot::nn::set_half_backbone`).
+    /// Reduced-precision inference: f16 backbone convolutions and, with `--tf32`, cuBLASLt
+    /// dense epilogues (`silot::nn::set_half_backbone`).
     #[arg(long)]
     half_backbone: bool,
+    /// Dense layers as matmul + bias_act instead of one cuBLASLt matmul with a bias/ReLU
+    /// epilogue (the path before `silot::nn::fused_dense`; only differs with `--tf32
+    /// --half-backbone`).
+    #[arg(long)]
+    composed_dense: bool,
     /// Comma-separated sections: ops, train, infer, breakdown.
     #[arg(long, default_value = "ops,train,infer,breakdown")]
     only: String,
@@ -326,6 +332,7 @@ fn main() -> Result<()> {
     silot::nn::set_device_noise(!args.host_noise);
     silot::nn::set_fused_epilogues(!args.composed_epilogues);
     silot::nn::set_half_backbone(args.half_backbone);
+    silot::nn::set_fused_dense(!args.composed_dense);
     #[cfg(feature = "cuda")]
     candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
     #[cfg(not(feature = "cuda"))]
@@ -351,7 +358,7 @@ fn main() -> Result<()> {
         args.half_backbone
     );
     println!(
-        "optimizer: {}, latent noise: {}, epilogues: {}",
+        "optimizer: {}, latent noise: {}, epilogues: {}, dense: {}",
         if args.composed_optimizer {
             "composed, host gradient noise"
         } else {
@@ -362,6 +369,11 @@ fn main() -> Result<()> {
             "composed"
         } else {
             "fused"
+        },
+        if args.composed_dense {
+            "matmul + bias_act"
+        } else {
+            "cuBLASLt epilogue (with --tf32 --half-backbone)"
         }
     );
     println!("cudarc event tracking: {}", args.event_tracking);

@@ -44,8 +44,9 @@ pub fn open_tf32(d: DeviceArg, tf32: bool) -> anyhow::Result<Device> {
     Ok(dev)
 }
 
-/// [`open_tf32`], then run the backbone's 4×4 convolutions in f16 when `half_backbone` is set
-/// (inference only, CUDA only; [`crate::nn::set_half_backbone`]).
+/// [`open_tf32`], then switch on the reduced-precision inference mode when `half_backbone` is
+/// set (f16 backbone convolutions, cuBLASLt dense epilogues with TF32; CUDA only;
+/// [`crate::nn::set_half_backbone`]).
 pub fn open_inference(d: DeviceArg, tf32: bool, half_backbone: bool) -> anyhow::Result<Device> {
     if half_backbone && d != DeviceArg::Cuda {
         anyhow::bail!("--half-backbone applies to --device cuda only");

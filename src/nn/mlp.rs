@@ -15,7 +15,15 @@ pub fn linear(vb: VarBuilder, in_dim: usize, out_dim: usize) -> Result<Linear> {
 
 /// `act(x W^T + b)` for `x (N, in)`: one matmul and one fused bias + ReLU pass
 /// ([`super::epilogue::bias_act`]); `relu` off gives the plain affine map.
+///
+/// On the GPU with TF32 on, a layer with a bias is one cuBLASLt matmul with the bias and ReLU
+/// in its epilogue ([`super::fused_dense`]).
 pub fn dense(x: &Tensor, layer: &Linear, relu: bool) -> Result<Tensor> {
+    if let Some(b) = layer.bias() {
+        if super::fused_dense::applies(x) {
+            return super::fused_dense::dense_fused(x, layer.weight(), b, relu);
+        }
+    }
     let y = x.matmul(&layer.weight().t()?)?;
     match layer.bias() {
         Some(b) => super::epilogue::bias_act(&y, b, relu),

@@ -8,10 +8,13 @@ pub mod backbone;
 pub mod conv;
 mod cpu;
 #[cfg(feature = "cuda")]
+mod cublaslt;
+#[cfg(feature = "cuda")]
 mod cuda;
 pub mod dist;
 pub mod epilogue;
 pub mod fused_adam;
+pub mod fused_dense;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
@@ -42,12 +45,27 @@ static FUSED_ATTENTION: Switch = Switch::on();
 static FUSED_OPTIMIZER: Switch = Switch::on();
 static DEVICE_NOISE: Switch = Switch::on();
 static FUSED_EPILOGUES: Switch = Switch::on();
+static FUSED_DENSE: Switch = Switch::on();
 static HALF_BACKBONE: Switch = Switch(std::sync::atomic::AtomicBool::new(false));
 
-/// Whether inference on the GPU runs the backbone's 4×4 convolutions in f16 (patches and
-/// weights rounded to f16, f32 accumulation; off by default). The matmul inputs keep TF32's
-/// 10-bit mantissa, and the patches, the largest tensor of an inference step, move half the
-/// bytes. Training and CPU inference are not affected.
+/// Whether dense layers on the GPU, with TF32 and [`set_half_backbone`] on, run as one cuBLASLt
+/// matmul with the bias and ReLU in its epilogue ([`fused_dense`], the default) or as matmul +
+/// [`epilogue::bias_act`].
+pub fn set_fused_dense(enabled: bool) {
+    FUSED_DENSE.set(enabled);
+}
+
+/// See [`set_fused_dense`].
+pub fn fused_dense() -> bool {
+    FUSED_DENSE.get()
+}
+
+/// The reduced-precision inference mode (off by default): on the GPU the backbone's 4×4
+/// convolutions run in f16 (patches and weights rounded to f16, f32 accumulation; the matmul
+/// inputs keep TF32's 10-bit mantissa, and the patches, the largest tensor of an inference step,
+/// move half the bytes), and with TF32 on the dense layers fuse bias and ReLU into cuBLASLt
+/// ([`fused_dense`]). Set it only around inference: dense layers of a training step taken while
+/// it is on would use the fused layer too (same values within TF32 rounding, exact gradients).
 pub fn set_half_backbone(enabled: bool) {
     HALF_BACKBONE.set(enabled);
 }
