@@ -64,6 +64,10 @@ struct Args {
     /// --half-backbone`).
     #[arg(long)]
     composed_dense: bool,
+    /// The cuBLASLt dense layer wherever TF32 is on, training steps included
+    /// (`DenseFusion::Tf32`; default: only with `--half-backbone`).
+    #[arg(long)]
+    fused_dense_always: bool,
     /// Comma-separated sections: ops, train, infer, breakdown.
     #[arg(long, default_value = "ops,train,infer,breakdown")]
     only: String,
@@ -332,7 +336,11 @@ fn main() -> Result<()> {
     silot::nn::set_device_noise(!args.host_noise);
     silot::nn::set_fused_epilogues(!args.composed_epilogues);
     silot::nn::set_half_backbone(args.half_backbone);
-    silot::nn::set_fused_dense(!args.composed_dense);
+    silot::nn::set_dense_fusion(match (args.composed_dense, args.fused_dense_always) {
+        (true, _) => silot::nn::DenseFusion::Off,
+        (false, true) => silot::nn::DenseFusion::Tf32,
+        (false, false) => silot::nn::DenseFusion::ReducedPrecision,
+    });
     #[cfg(feature = "cuda")]
     candle_core::cuda::set_gemm_reduced_precision_f32(args.tf32);
     #[cfg(not(feature = "cuda"))]
@@ -358,7 +366,7 @@ fn main() -> Result<()> {
         args.half_backbone
     );
     println!(
-        "optimizer: {}, latent noise: {}, epilogues: {}, dense: {}",
+        "optimizer: {}, latent noise: {}, epilogues: {}, dense: {:?}",
         if args.composed_optimizer {
             "composed, host gradient noise"
         } else {
@@ -370,11 +378,7 @@ fn main() -> Result<()> {
         } else {
             "fused"
         },
-        if args.composed_dense {
-            "matmul + bias_act"
-        } else {
-            "cuBLASLt epilogue (with --tf32 --half-backbone)"
-        }
+        silot::nn::dense_fusion()
     );
     println!("cudarc event tracking: {}", args.event_tracking);
     if only.contains(&"ops") && !args.host_kernels {

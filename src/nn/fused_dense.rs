@@ -8,8 +8,9 @@
 //! matmul + `bias_act` with the f16 backbone (24.0k vs 21.2k frames/s) but 0.93× without it
 //! (17.8k vs 19.1k), so it is used only in that mode. [`super::mlp::dense`] takes it when
 //! [`applies`] says so; everywhere else (CPU, f64, plain f32, TF32 alone, training,
-//! [`super::set_fused_dense`] or [`super::set_fused_epilogues`] off) the matmul + `bias_act` pair
-//! runs. Backward is composed from candle ops, with ReLU's gradient 0 at 0 as in `bias_act`.
+//! [`super::set_dense_fusion`] `Off` or [`super::set_fused_epilogues`] off) the matmul +
+//! `bias_act` pair runs ([`super::DenseFusion::Tf32`] extends it to every TF32 dense layer, for
+//! measurements). Backward is composed from candle ops, with ReLU's gradient 0 at 0 as in `bias_act`.
 
 use candle_core::{CpuStorage, CustomOp3, Layout, Result, Shape, Tensor};
 
@@ -17,9 +18,12 @@ use candle_core::{CpuStorage, CustomOp3, Layout, Result, Shape, Tensor};
 pub fn applies(x: &Tensor) -> bool {
     #[cfg(feature = "cuda")]
     {
-        super::fused_epilogues()
-            && super::fused_dense()
-            && super::half_backbone()
+        let mode = match super::dense_fusion() {
+            super::DenseFusion::Off => false,
+            super::DenseFusion::ReducedPrecision => super::half_backbone(),
+            super::DenseFusion::Tf32 => true,
+        };
+        mode && super::fused_epilogues()
             && x.device().is_cuda()
             && x.dtype() == candle_core::DType::F32
             && x.rank() == 2

@@ -45,19 +45,35 @@ static FUSED_ATTENTION: Switch = Switch::on();
 static FUSED_OPTIMIZER: Switch = Switch::on();
 static DEVICE_NOISE: Switch = Switch::on();
 static FUSED_EPILOGUES: Switch = Switch::on();
-static FUSED_DENSE: Switch = Switch::on();
 static HALF_BACKBONE: Switch = Switch(std::sync::atomic::AtomicBool::new(false));
+static DENSE_FUSION: std::sync::atomic::AtomicU8 =
+    std::sync::atomic::AtomicU8::new(DenseFusion::ReducedPrecision as u8);
 
-/// Whether dense layers on the GPU, with TF32 and [`set_half_backbone`] on, run as one cuBLASLt
-/// matmul with the bias and ReLU in its epilogue ([`fused_dense`], the default) or as matmul +
-/// [`epilogue::bias_act`].
-pub fn set_fused_dense(enabled: bool) {
-    FUSED_DENSE.set(enabled);
+/// Where dense layers on the GPU with TF32 on run as one cuBLASLt matmul with the bias and ReLU
+/// in its epilogue ([`fused_dense`]) instead of matmul + [`epilogue::bias_act`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DenseFusion {
+    /// Never (the path before `fused_dense`).
+    Off = 0,
+    /// Only in the reduced-precision inference mode ([`set_half_backbone`]), the one
+    /// configuration where it measured faster (the default).
+    ReducedPrecision = 1,
+    /// Whenever TF32 is on, training included (for measurements).
+    Tf32 = 2,
 }
 
-/// See [`set_fused_dense`].
-pub fn fused_dense() -> bool {
-    FUSED_DENSE.get()
+/// Set where dense layers use [`fused_dense`] (see [`DenseFusion`]).
+pub fn set_dense_fusion(mode: DenseFusion) {
+    DENSE_FUSION.store(mode as u8, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// See [`set_dense_fusion`].
+pub fn dense_fusion() -> DenseFusion {
+    match DENSE_FUSION.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => DenseFusion::Off,
+        2 => DenseFusion::Tf32,
+        _ => DenseFusion::ReducedPrecision,
+    }
 }
 
 /// The reduced-precision inference mode (off by default): on the GPU the backbone's 4×4
