@@ -460,6 +460,25 @@ fn tf32_without_cuda_device_is_a_clear_error() {
 }
 
 #[test]
+fn half_backbone_without_cuda_device_is_a_clear_error() {
+    // Checked before the checkpoint is read: the path need not exist.
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, stderr) = silot(&[
+        "observe",
+        "--env",
+        "scattered_mnist",
+        "--checkpoint",
+        dir.path().join("none").to_str().unwrap(),
+        "--half-backbone",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--half-backbone applies to --device cuda"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn baseline_search_tunes_per_count_and_metric() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("search.json");
