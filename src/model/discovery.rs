@@ -151,8 +151,9 @@ impl Discovery {
 
     /// Fuse bottom-up and top-down features (`d_fuse`): two 3×3 convolutions, ReLU between.
     /// `v_bu (B, F, gh, gw)`, `v_td (B, gh·gw, F)` → `(B, gh·gw, F)`. With `channels_last` the
-    /// same convolutions run channels-last as patches + matmul ([`conv2d_nhwc`]; no gradient
-    /// through the patches: inference only) instead of candle's channels-first im2col.
+    /// same convolutions run channels-last as patches + matmul
+    /// ([`crate::nn::patches::conv2d_nhwc`]; no gradient through the patches: inference only)
+    /// instead of candle's channels-first im2col.
     pub fn fuse(&self, v_bu: &Tensor, v_td: &Tensor, channels_last: bool) -> Result<Tensor> {
         let (b, f, gh, gw) = v_bu.dims4()?;
         if v_td.dims() != [b, gh * gw, f] {
