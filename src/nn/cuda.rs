@@ -396,6 +396,44 @@ fn rel_attn_fwd_warp<T: KernelFloat>(
     Ok(Some(out))
 }
 
+/// The scalar arguments of every `patches_fwd_*` kernel, in their order.
+fn patch_args(d: &super::patches::PatchDims) -> Result<Vec<i32>> {
+    [
+        d.h,
+        d.w,
+        d.c,
+        d.out_h(),
+        d.out_w(),
+        d.kh,
+        d.kw,
+        d.stride,
+        d.pad[0],
+        d.pad[2],
+        d.channels_first as usize,
+    ]
+    .iter()
+    .map(|&v| int(v, "patch dimension"))
+    .collect()
+}
+
+/// Launch shape of the patch kernels: `blockIdx.y` = image, a grid-stride loop over the image's
+/// `per_image` values, `per_thread` of them per thread.
+fn patch_launch(
+    d: &super::patches::PatchDims,
+    per_image: usize,
+    per_thread: usize,
+) -> Result<LaunchConfig> {
+    let images = u32::try_from(d.b.max(1))
+        .ok()
+        .filter(|&b| b <= 65_535)
+        .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
+    Ok(LaunchConfig {
+        grid_dim: (blocks(per_image / per_thread, 256)?.min(4096), images, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    })
+}
+
 /// Channels-last patches `(B, OH, OW, kh·kw·C)` of `x (B, H, W, C)` (`nn::patches`), with the
 /// optional pending input epilogue `relu(x + bias)`.
 pub(crate) fn patches_fwd<T: KernelFloat>(
@@ -405,8 +443,8 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
 ) -> Result<CudaSlice<T>> {
     let dev = x.0.device();
     let xv = view::<T>(x.0, x.1)?;
-    let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
-    let per_image = u32_len(oh * ow * k, "patch values per image")? as usize;
+    let per_image = d.out_h() * d.out_w() * d.patch_len();
+    let per_image = u32_len(per_image, "patch values per image")? as usize;
     // SAFETY: every output element is written by the kernel.
     let out = unsafe { dev.alloc::<T>((d.b * per_image).max(1))? };
     let bv = match bias {
@@ -426,22 +464,7 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
         format!("patches_fwd_{}", T::SUFFIX)
     };
     let func = dev.get_or_load_custom_func(&name, MODULE, PTX)?;
-    let args = [
-        d.h,
-        d.w,
-        d.c,
-        oh,
-        ow,
-        d.kh,
-        d.kw,
-        d.stride,
-        d.pad[0],
-        d.pad[2],
-        d.channels_first as usize,
-    ]
-    .iter()
-    .map(|&v| int(v, "patch dimension"))
-    .collect::<Result<Vec<i32>>>()?;
+    let args = patch_args(d)?;
     let null: u64 = 0;
     let mut lb = func.builder();
     lb.arg(&xv);
@@ -453,16 +476,7 @@ pub(crate) fn patches_fwd<T: KernelFloat>(
     for a in &args {
         lb.arg(a);
     }
-    let images = u32::try_from(d.b.max(1))
-        .ok()
-        .filter(|&b| b <= 65_535)
-        .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
-    let per_thread = if vec4 { 4 } else { 1 };
-    let cfg = LaunchConfig {
-        grid_dim: (blocks(per_image / per_thread, 256)?.min(4096), images, 1),
-        block_dim: (256, 1, 1),
-        shared_mem_bytes: 0,
-    };
+    let cfg = patch_launch(d, per_image, if vec4 { 4 } else { 1 })?;
     // SAFETY: argument list matches `patches_fwd_*` / `patches_fwd_v4_f32` (a null bias pointer
     // means none); grid-stride over each image's values.
     unsafe { lb.launch(cfg) }.w()?;
@@ -477,8 +491,8 @@ pub(crate) fn patches_fwd_half(
     d: &super::patches::PatchDims,
 ) -> Result<CudaSlice<half::f16>> {
     let dev = x.0.device();
-    let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
-    let per_image = u32_len(oh * ow * k, "patch values per image")? as usize;
+    let per_image = d.out_h() * d.out_w() * d.patch_len();
+    let per_image = u32_len(per_image, "patch values per image")? as usize;
     // SAFETY: every output element is written by the kernel.
     let out = unsafe { dev.alloc::<half::f16>((d.b * per_image).max(1))? };
     let bv = match bias {
@@ -497,22 +511,7 @@ pub(crate) fn patches_fwd_half(
         candle_core::bail!("half patches: an f16 input must be channels-last");
     }
     let func = dev.get_or_load_custom_func(name, MODULE, PTX)?;
-    let args = [
-        d.h,
-        d.w,
-        d.c,
-        oh,
-        ow,
-        d.kh,
-        d.kw,
-        d.stride,
-        d.pad[0],
-        d.pad[2],
-        d.channels_first as usize,
-    ]
-    .iter()
-    .map(|&v| int(v, "patch dimension"))
-    .collect::<Result<Vec<i32>>>()?;
+    let args = patch_args(d)?;
     let (a, b) = x
         .1
         .contiguous_offsets()
@@ -536,16 +535,7 @@ pub(crate) fn patches_fwd_half(
     for a in &args {
         lb.arg(a);
     }
-    let images = u32::try_from(d.b.max(1))
-        .ok()
-        .filter(|&b| b <= 65_535)
-        .ok_or_else(|| candle_core::Error::Msg(format!("patches: batch {} > 65535", d.b)))?;
-    let per_thread = if vec8 { 8 } else { 1 };
-    let cfg = LaunchConfig {
-        grid_dim: (blocks(per_image / per_thread, 256)?.min(4096), images, 1),
-        block_dim: (256, 1, 1),
-        shared_mem_bytes: 0,
-    };
+    let cfg = patch_launch(d, per_image, if vec8 { 8 } else { 1 })?;
     // SAFETY: argument list matches `patches_fwd_{f32_to_f16,f16_to_f16,v8_f16}` (a null bias
     // pointer means none); grid-stride over each image's values.
     unsafe { lb.launch(cfg) }.w()?;
