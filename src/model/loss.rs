@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::NormalPrior;
 use super::latent::NormalLatent;
-use crate::nn::dist::{bernoulli_nll, normal_kl};
+use crate::nn::dist::{bernoulli_nll, normal_kl, normal_kl_fixed};
 
 /// `(B, ...)` → scalar: sum over non-batch axes, mean over the batch.
 pub fn mean_sum(x: &Tensor) -> Result<Tensor> {
@@ -19,9 +19,7 @@ pub fn mean_sum(x: &Tensor) -> Result<Tensor> {
 
 /// Elementwise `KL(q ‖ N(prior))` of a latent against a static prior.
 pub fn kl_static(q: &NormalLatent, prior: NormalPrior) -> Result<Tensor> {
-    let pm = Tensor::full(prior.mean, (), q.mean.device())?.to_dtype(q.mean.dtype())?;
-    let ps = Tensor::full(prior.std, (), q.mean.device())?.to_dtype(q.mean.dtype())?;
-    normal_kl(&q.mean, &q.std, &pm, &ps)
+    normal_kl_fixed(&q.mean, &q.std, prior.mean, prior.std)
 }
 
 /// Elementwise `KL(q ‖ p)` of two latents (learned prior).
