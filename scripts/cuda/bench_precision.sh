@@ -3,8 +3,9 @@
 # modes side by side, two interleaved rounds each — GPU unit tests, B 256 inference with
 # `--tf32`, `--tf32 --half-backbone` (the reduced-precision mode) and `--tf32
 # --fused-dense-always` (cuBLASLt dense layers without the f16 backbone), and the training step
-# (B 16 and 64, Scattered MNIST and Space Invaders crops) in f32, TF32, and TF32 with the
-# cuBLASLt dense layers in training too. Writes $OUT/precision.txt.
+# (B 16 and 64, Scattered MNIST and Space Invaders crops, at schedule step 5,000: past the
+# training wheels) in f32, TF32, and TF32 with the cuBLASLt dense layers in training too, and
+# once at step 0 (wheels on: a smaller backward pass). Writes $OUT/precision.txt.
 #
 #   bash ship/run.sh bash scripts/cuda/bench_precision.sh
 set -uo pipefail
@@ -26,4 +27,7 @@ for i in 1 2; do
       grep -E "^\| (Space|Scattered)" >>"$log"
   done
 done
+echo "== training step f32 at schedule step 0 (training wheels on)" >>"$log"
+gpu_bench --device cuda --only train --train-batches 16,64 --iters 5 --train-at-step 0 2>&1 |
+  grep -E "^\| (Space|Scattered)" >>"$log"
 cat "$log"
