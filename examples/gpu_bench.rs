@@ -1,10 +1,12 @@
 //! GPU (or CPU) benchmarks of SILOT: training steps/s at the paper's sizes, inference frames/s at
 //! Space Invaders' full frame for several batch sizes, the sampler/renderer ops (CUDA kernels vs
 //! the host CPU kernels vs the composed references), and a per-module breakdown from the model's
-//! `tracing` spans.
+//! `tracing` spans. `census` counts the tensors one training step creates per span (forward by
+//! module, backward, optimizer) and the backward graph's nodes: on a GPU the step is bound by
+//! per-tensor host work, and the count can be read on a CPU.
 //!
 //! ```text
-//! gpu_bench --device cuda [--host-kernels] [--only ops,train,infer,breakdown] [--iters N]
+//! gpu_bench --device cuda [--host-kernels] [--only ops,train,infer,breakdown,census] [--iters N]
 //! ```
 //! Times are wall-clock with the device synchronised before the clock stops. For a meaningful GPU
 //! breakdown run with `CUDA_LAUNCH_BLOCKING=1` (each span then includes its kernels' run time).
@@ -20,7 +22,7 @@ use silot::model::config::RunConfig;
 use silot::model::{Silot, StepCtx};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
-use silot::profile::SpanTimes;
+use silot::profile::{tensors_created, SpanTimes, TensorCensus};
 use silot::rng::SeededRng;
 use silot::train::Trainer;
 use tracing_subscriber::prelude::*;
@@ -68,7 +70,7 @@ struct Args {
     /// (`DenseFusion::Tf32`; default: only with `--half-backbone`).
     #[arg(long)]
     fused_dense_always: bool,
-    /// Comma-separated sections: ops, train, infer, breakdown.
+    /// Comma-separated sections: ops, train, infer, breakdown, census (not in the default).
     #[arg(long, default_value = "ops,train,infer,breakdown")]
     only: String,
     /// Timed iterations per measurement.
@@ -303,6 +305,40 @@ fn train(
     Ok(())
 }
 
+/// Tensors created by one training step per span, and the loss graph's size.
+fn census(dev: &Device, batch: usize, sets: &[String], at_step: u64) -> Result<()> {
+    for (set, mut cfg) in [("mnist", mnist_cfg()), ("invaders", invaders_cfg())] {
+        if !sets.iter().any(|s| s == set) {
+            continue;
+        }
+        cfg.train.batch_size = batch;
+        let [h, w] = cfg.model.image_size;
+        let x = uniform(&[batch, cfg.train.n_frames, 3, h, w], 0.0, 1.0, 0, dev)?;
+        let off = Tensor::zeros((batch, 2), DType::F32, dev)?;
+        let mut tr = Trainer::new(&cfg, dev)?;
+        tr.progress.global_step = at_step;
+        tr.progress.stage_step = at_step;
+        tr.train_step(&x, &off)?; // warm-up: lazily built state
+        let census = TensorCensus::default();
+        let sub = tracing_subscriber::registry().with(census.clone());
+        let before = tensors_created();
+        tracing::subscriber::with_default(sub, || tr.train_step(&x, &off))?;
+        let total = tensors_created() - before;
+        println!(
+            "\n#### tensors created by one training step: {set}, B={batch}, T={}, schedule step {at_step} (total {total})\n",
+            cfg.train.n_frames
+        );
+        println!("| span | tensors | per entry | entries |\n|---|---|---|---|");
+        for (name, n, entries) in census.sorted() {
+            println!(
+                "| {name} | {n} | {:.0} | {entries} |",
+                n as f64 / entries.max(1) as f64
+            );
+        }
+    }
+    Ok(())
+}
+
 fn infer(
     dev: &Device,
     iters: usize,
@@ -431,6 +467,10 @@ fn main() -> Result<()> {
             args.train_at_step,
             bd,
         )?;
+    }
+    if only.contains(&"census") {
+        let b = args.train_batches.first().copied().unwrap_or(16);
+        census(&dev, b, &args.train_sets, args.train_at_step)?;
     }
     if only.contains(&"infer") {
         infer(&dev, args.iters, &args.batches, bd, args.reconstruct)?;

@@ -1,5 +1,7 @@
 // LD_PRELOAD shim for the GPU machine: counts driver-API kernel launches per kernel name, the
-// host time spent inside cuLaunchKernel, and the stream-ordered allocations and frees. Prints
+// host time spent inside cuLaunchKernel, the stream-ordered allocations, frees and memsets (and
+// the time inside them), and the time the host waits for the GPU (stream/context/event
+// synchronisation and device-to-host copies). Prints
 // every kernel's count at exit (stderr, lines "launch_count: N MS NAME"). Launches per training
 // step: run the same bench with two iteration counts and difference the tables
 // (scripts/cuda/launch_diff.py). cuBLAS launches (through the runtime) are not seen.
@@ -21,8 +23,8 @@ typedef unsigned long long CUdeviceptr;
 #define MAXF 4096
 static struct { void *f; const char *name; long n; double ns; } tab[MAXF];
 static int nf;
-static long n_alloc, n_free, n_launch;
-static double launch_ns;
+static long n_alloc, n_free, n_launch, n_memset, n_wait;
+static double launch_ns, alloc_ns, memset_ns, wait_ns;
 
 static double now_ns(void) {
   struct timespec t;
@@ -59,14 +61,66 @@ CUresult cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
   static CUresult (*real)(CUdeviceptr *, size_t, CUstream);
   if (!real) real = dlsym(RTLD_NEXT, "cuMemAllocAsync");
   n_alloc++;
-  return real(d, n, s);
+  double t0 = now_ns();
+  CUresult r = real(d, n, s);
+  alloc_ns += now_ns() - t0;
+  return r;
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr d, CUstream s) {
   static CUresult (*real)(CUdeviceptr, CUstream);
   if (!real) real = dlsym(RTLD_NEXT, "cuMemFreeAsync");
   n_free++;
-  return real(d, s);
+  double t0 = now_ns();
+  CUresult r = real(d, s);
+  alloc_ns += now_ns() - t0;
+  return r;
+}
+
+#define MEMSET(fn, T)                                                     \
+  CUresult fn(CUdeviceptr d, T v, size_t n, CUstream s) {                 \
+    static CUresult (*real)(CUdeviceptr, T, size_t, CUstream);            \
+    if (!real) real = dlsym(RTLD_NEXT, #fn);                              \
+    n_memset++;                                                           \
+    double t0 = now_ns();                                                 \
+    CUresult r = real(d, v, n, s);                                        \
+    memset_ns += now_ns() - t0;                                           \
+    return r;                                                             \
+  }
+MEMSET(cuMemsetD8Async, unsigned char)
+MEMSET(cuMemsetD16Async, unsigned short)
+MEMSET(cuMemsetD32Async, unsigned int)
+
+// Waits: the host blocks until the GPU has caught up.
+#define WAIT1(fn, A)                                                      \
+  CUresult fn(A a) {                                                      \
+    static CUresult (*real)(A);                                           \
+    if (!real) real = dlsym(RTLD_NEXT, #fn);                              \
+    n_wait++;                                                             \
+    double t0 = now_ns();                                                 \
+    CUresult r = real(a);                                                 \
+    wait_ns += now_ns() - t0;                                             \
+    return r;                                                             \
+  }
+WAIT1(cuStreamSynchronize, CUstream)
+WAIT1(cuEventSynchronize, void *)
+CUresult cuCtxSynchronize(void) {
+  static CUresult (*real)(void);
+  if (!real) real = dlsym(RTLD_NEXT, "cuCtxSynchronize");
+  n_wait++;
+  double t0 = now_ns();
+  CUresult r = real();
+  wait_ns += now_ns() - t0;
+  return r;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+  static CUresult (*real)(void *, CUdeviceptr, size_t);
+  if (!real) real = dlsym(RTLD_NEXT, "cuMemcpyDtoH_v2");
+  n_wait++;
+  double t0 = now_ns();
+  CUresult r = real(dst, src, n);
+  wait_ns += now_ns() - t0;
+  return r;
 }
 
 static int by_count(const void *a, const void *b) {
@@ -78,6 +132,8 @@ __attribute__((destructor)) static void report(void) {
   qsort(tab, nf, sizeof tab[0], by_count);
   fprintf(stderr, "launch_count: %ld launches, %.1f ms inside cuLaunchKernel, "
           "%ld cuMemAllocAsync, %ld cuMemFreeAsync\n", n_launch, launch_ns / 1e6, n_alloc, n_free);
+  fprintf(stderr, "launch_wait: %.1f ms in allocs+frees, %ld memsets %.1f ms, %ld waits %.1f ms\n",
+          alloc_ns / 1e6, n_memset, memset_ns / 1e6, n_wait, wait_ns / 1e6);
   for (int i = 0; i < nf; i++)
     fprintf(stderr, "launch_count: %8ld %8.2f ms  %s\n", tab[i].n, tab[i].ns / 1e6, tab[i].name);
 }

@@ -9,8 +9,12 @@ import sys
 
 
 def table(path):
-    rows, total = {}, None
+    rows, total, waits = {}, None, (0.0, 0.0, 0.0, 0.0, 0.0)
     for line in open(path, errors="replace"):
+        m = re.match(r"launch_wait: ([\d.]+) ms in allocs\+frees, (\d+) memsets ([\d.]+) ms, (\d+) waits ([\d.]+) ms", line)
+        if m:
+            waits = tuple(float(g) for g in m.groups())
+            continue
         m = re.match(r"launch_count: (\d+) launches, ([\d.]+) ms inside cuLaunchKernel, (\d+) cuMemAllocAsync, (\d+) cuMemFreeAsync", line)
         if m:
             total = tuple(float(g) for g in m.groups())
@@ -18,7 +22,7 @@ def table(path):
         m = re.match(r"launch_count:\s+(\d+)\s+([\d.]+) ms\s+(.*)$", line)
         if m:
             rows[m.group(3)] = (int(m.group(1)), float(m.group(2)))
-    return rows, total
+    return rows, total + waits
 
 
 def main():
@@ -26,7 +30,9 @@ def main():
     d = nb - na
     ta, tb = a[1], b[1]
     print(f"per step ({d} steps differenced): {(tb[0]-ta[0])/d:.0f} launches, "
-          f"{(tb[1]-ta[1])/d:.1f} ms inside cuLaunchKernel, {(tb[2]-ta[2])/d:.0f} allocs, {(tb[3]-ta[3])/d:.0f} frees\n")
+          f"{(tb[1]-ta[1])/d:.1f} ms inside cuLaunchKernel, {(tb[2]-ta[2])/d:.0f} allocs, {(tb[3]-ta[3])/d:.0f} frees "
+          f"({(tb[4]-ta[4])/d:.1f} ms inside both), {(tb[5]-ta[5])/d:.0f} memsets ({(tb[6]-ta[6])/d:.1f} ms), "
+          f"{(tb[7]-ta[7])/d:.0f} host waits for the GPU ({(tb[8]-ta[8])/d:.1f} ms)\n")
     print("| kernel | launches / step | ms in launch / step |\n|---|---|---|")
     rows = []
     for name, (n, ms) in b[0].items():

@@ -11,13 +11,13 @@ set -uo pipefail
 out=${OUT:-/tmp/silot-out}
 mkdir -p "$out"
 log=$out/profile_train.txt
-args=(--device cuda --only train --train-sets invaders --train-batches 64 "$@")
+args=(--device cuda --train-sets invaders --train-batches 64 "$@")
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$log"
 gpu_bench "${args[@]}" --iters 5 --only train,breakdown >>"$log" 2>&1
 shim=$PWD/ship/liblaunch_count.so
 if [ -f "$shim" ]; then
   for n in 2 7; do
-    LD_PRELOAD=$shim gpu_bench "${args[@]}" --iters $n >"$out/launch_$n.txt" 2>&1
+    LD_PRELOAD=$shim gpu_bench "${args[@]}" --only train --iters $n >"$out/launch_$n.txt" 2>&1
   done
   python3 scripts/cuda/launch_diff.py "$out/launch_2.txt" 2 "$out/launch_7.txt" 7 >"$out/launches.md"
   grep -E "^\\| Space" "$out/launch_7.txt" >>"$log"
