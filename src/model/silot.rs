@@ -16,7 +16,7 @@ use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
 use super::latent::LatentSampler;
-use super::loss::{kl_static, mean_sum, pres_weighted, reconstruction, LossTerms};
+use super::loss::{mean_sum, pres_weighted_static, reconstruction, LossTerms};
 use super::objects::Objects;
 use super::prior::LearnedPrior;
 use super::propagation::{PropagationLayer, PropagationOut};
@@ -385,15 +385,25 @@ impl Silot {
     ) -> Result<LossTerms> {
         let pr = &self.cfg.priors;
         let rec = reconstruction(x_hat, frame)?;
-        let w = &prop.objects.pres;
-        let prop_kl = (pres_weighted(&kl_static(&prop.d_yx, pr.prop_d_yx)?, w)?
-            + pres_weighted(&kl_static(&prop.hw, pr.prop_hw)?, w)?)?;
-        let prop_kl = (prop_kl + pres_weighted(&kl_static(&prop.d_what, pr.prop_d_what)?, w)?)?;
-        let prop_kl = (prop_kl + pres_weighted(&kl_static(&prop.d_depth, pr.prop_d_depth)?, w)?)?;
-        let disc_kl = (pres_weighted(&kl_static(&disc.cell_yx, pr.cell_yx)?, disc_pres)?
-            + pres_weighted(&kl_static(&disc.hw, pr.hw)?, disc_pres)?)?;
-        let disc_kl = (disc_kl + pres_weighted(&kl_static(&disc.what, pr.what)?, disc_pres)?)?;
-        let disc_kl = (disc_kl + pres_weighted(&kl_static(&disc.depth, pr.depth)?, disc_pres)?)?;
+        // Eight static-prior KLs, each one fused op (`nn::weighted_kl`).
+        let prop_kl = pres_weighted_static(
+            &[
+                (&prop.d_yx, pr.prop_d_yx),
+                (&prop.hw, pr.prop_hw),
+                (&prop.d_what, pr.prop_d_what),
+                (&prop.d_depth, pr.prop_d_depth),
+            ],
+            &prop.objects.pres,
+        )?;
+        let disc_kl = pres_weighted_static(
+            &[
+                (&disc.cell_yx, pr.cell_yx),
+                (&disc.hw, pr.hw),
+                (&disc.what, pr.what),
+                (&disc.depth, pr.depth),
+            ],
+            disc_pres,
+        )?;
         let (learned_kl, learned_pres_kl) = match (&self.prior, prior) {
             (Some(m), Some(p)) => m.kl(prop, p)?,
             _ => (rec.zeros_like()?, rec.zeros_like()?),

@@ -661,6 +661,49 @@ pub(crate) fn bias_act<T: KernelFloat>(
     Ok(out)
 }
 
+/// Three `(storage, layout)` inputs of a custom op.
+pub(crate) type Inputs3<'a> = (
+    (&'a CudaStorage, &'a Layout),
+    (&'a CudaStorage, &'a Layout),
+    (&'a CudaStorage, &'a Layout),
+);
+
+/// Presence-weighted Normal KL against the fixed prior `(mean, std)` (`nn::weighted_kl`): mean
+/// and std `(rows, d)`, weight `(rows)`, all contiguous. Forward: `(rows)`; `backward`: the
+/// packed `(rows, 2d + 1)` gradients, the third input then being `grad · weight`.
+pub(crate) fn weighted_kl<T: KernelFloat>(
+    (m, s, w): Inputs3,
+    rows: usize,
+    d: usize,
+    (prior_mean, prior_std): (f64, f64),
+    backward: bool,
+) -> Result<CudaSlice<T>> {
+    let dev = m.0.device();
+    let (mv, sv, wv) = (
+        view::<T>(m.0, m.1)?,
+        view::<T>(s.0, s.1)?,
+        view::<T>(w.0, w.1)?,
+    );
+    let n = if backward { rows * (2 * d + 1) } else { rows };
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("weighted_kl_{}", T::SUFFIX), MODULE, PTX)?;
+    let (r32, d32) = (u32_len(rows, "rows")?, u32_len(d, "row width")?);
+    let (pm, ps, bw) = (T::of(prior_mean), T::of(prior_std), backward as i32);
+    let mut lb = func.builder();
+    lb.arg(&mv).arg(&sv).arg(&wv).arg(&out).arg(&r32).arg(&d32);
+    lb.arg(&pm).arg(&ps).arg(&bw);
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(rows, 128)?, 1, 1),
+        block_dim: (128, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `weighted_kl_*` in kernels.cu (one thread per row); the
+    // inputs hold rows·d, rows·d and rows values, `out` n.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
 /// `x · σ(logit + shift)` over `x (N, C, P)`, `logit (N, P)` (`nn::epilogue::gate_channels`).
 pub(crate) fn gate_channels<T: KernelFloat>(
     x: (&CudaStorage, &Layout),

@@ -958,3 +958,48 @@ __device__ void clamp_fwd(const T *x, T *y, unsigned int n, T lo, T hi) {
     }
 EPILOGUE(f32, float)
 EPILOGUE(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Presence-weighted Normal KL against a fixed prior N(pm, ps) (nn::weighted_kl), one thread per
+// row of D values (rows = B*N, all inputs contiguous):
+//   forward:  out[r] = w[r] * sum_d KL(N(m[r,d], s[r,d]) || N(pm, ps))
+//   backward: out[r, :] = [gw[r]*(m - pm)/ps^2 | gw[r]*(s/ps^2 - 1/s) | sum_d KL]  (2D + 1 values)
+template <typename T>
+__device__ T row_kl(const T *m, const T *s, unsigned int d, T pm, T ps) {
+    const T scale = (T)1 / ((T)2 * ps * ps), c = log(ps) - (T)0.5;
+    T acc = (T)0;
+    for (unsigned int j = 0; j < d; ++j) {
+        const T dm = m[j] - pm, sj = s[j];
+        acc += (dm * dm + sj * sj) * scale + c - log(sj);
+    }
+    return acc;
+}
+
+template <typename T>
+__device__ void weighted_kl(const T *m, const T *s, const T *w, T *out, unsigned int rows,
+                            unsigned int d, T pm, T ps, int backward) {
+    for (unsigned int r = blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += blockDim.x * gridDim.x) {
+        const T *mr = m + (size_t)r * d, *sr = s + (size_t)r * d;
+        const T kl = row_kl<T>(mr, sr, d, pm, ps);
+        if (!backward) {
+            out[r] = w[r] * kl;
+            continue;
+        }
+        const T gw = w[r], inv_var = (T)1 / (ps * ps);
+        T *o = out + (size_t)r * (2 * d + 1);
+        for (unsigned int j = 0; j < d; ++j) {
+            o[j] = gw * (mr[j] - pm) * inv_var;
+            o[d + j] = gw * (sr[j] * inv_var - (T)1 / sr[j]);
+        }
+        o[2 * d] = kl;
+    }
+}
+
+#define WEIGHTED_KL(NAME, T)                                                                     \
+    extern "C" __global__ void weighted_kl_##NAME(const T *m, const T *s, const T *w, T *out,    \
+                                                  unsigned int rows, unsigned int d, T pm, T ps, \
+                                                  int backward) {                                \
+        weighted_kl<T>(m, s, w, out, rows, d, pm, ps, backward);                                 \
+    }
+WEIGHTED_KL(f32, float)
+WEIGHTED_KL(f64, double)

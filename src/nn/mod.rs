@@ -23,6 +23,7 @@ pub mod patches;
 pub mod relation_attention;
 pub mod render;
 pub mod sampler;
+pub mod weighted_kl;
 
 /// A process-wide on/off switch: the optimised path (on, the default) or the one it replaced,
 /// for before/after benchmarks in one binary.
