@@ -1,6 +1,7 @@
 //! The per-slot object record carried between timesteps (reference §0, §2.10) and the one
 //! conversion from model geometry to pixel boxes (reference §3, `coords_to_pixel_space`).
 
+use crate::nn::gather::RowGather;
 use candle_core::{DType, Device, Result, Tensor, D};
 
 /// A batch of object sets, `B` streams × `N` objects (N = K slots, or H·W discovered objects).
@@ -131,12 +132,11 @@ impl Objects {
             .enumerate()
             .map(|(i, &j)| (i / m * n) as u32 + j)
             .collect();
-        let idx = Tensor::from_vec(flat.clone(), b * m, self.where_.device())?;
+        // Distinct rows (selection): the backward pass is a gather too (`nn::gather`).
+        let rows = RowGather::new(&flat, b * n, self.where_.device())?;
         let g = |t: &Tensor| -> Result<Tensor> {
             let d = t.dim(D::Minus1)?;
-            t.reshape((b * n, d))?
-                .index_select(&idx, 0)?
-                .reshape((b, m, d))
+            rows.apply(&t.reshape((b * n, d))?)?.reshape((b, m, d))
         };
         Ok(Objects {
             where_: g(&self.where_)?,

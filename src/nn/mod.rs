@@ -15,6 +15,7 @@ pub mod dist;
 pub mod epilogue;
 pub mod fused_adam;
 pub mod fused_dense;
+pub mod gather;
 pub mod gru;
 pub mod kernel;
 pub mod mlp;
