@@ -121,10 +121,16 @@ pub fn bias_act(x: &Tensor, bias: &Tensor, relu: bool) -> Result<Tensor> {
         let y = x.broadcast_add(bias)?;
         return if relu { y.relu() } else { Ok(y) };
     }
+    let bias = bias.contiguous()?;
+    if x.rank() == 2 {
+        // Dense layers pass (rows, C): no reshape nodes (each would cost a zero fill and an add
+        // in candle's backward pass).
+        return x.contiguous()?.apply_op2(&bias, BiasAct { relu });
+    }
     let rows = x.elem_count() / c.max(1);
     x.contiguous()?
         .reshape((rows, c))?
-        .apply_op2(&bias.contiguous()?, BiasAct { relu })?
+        .apply_op2(&bias, BiasAct { relu })?
         .reshape(x.shape())
 }
 
