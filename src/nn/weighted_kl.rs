@@ -28,17 +28,26 @@ fn row_kl<T: WithDType>(m: &[T], s: &[T], pm: f64, ps: f64) -> f64 {
         .sum()
 }
 
-/// Forward: `(B, N, D)` mean and std, `(B, N, 1)` weight → `(B, N)`.
+/// The kernel pair. Forward (`backward` off): `(B, N, D)` mean and std, `(B, N, 1)` weight →
+/// `(B, N)`. Backward kernel (`backward` on, applied without a gradient of its own): mean, std
+/// and `gw = grad·w (B, N)` → `(B, N, 2D + 1)` packed `[∂μ | ∂σ | Σ_d KL]` (the weight's
+/// gradient is `grad · Σ_d KL`).
+#[derive(Clone, Copy)]
 struct WeightedKlFixed {
     prior_mean: f64,
     prior_std: f64,
+    backward: bool,
 }
 
-/// Backward kernel: mean, std `(B, N, D)`, `gw = grad·w (B, N)` → `(B, N, 2D + 1)` packed
-/// `[∂μ | ∂σ | Σ_d KL]` (the weight's gradient is `grad · Σ_d KL`).
-struct WeightedKlFixedBwd {
-    prior_mean: f64,
-    prior_std: f64,
+impl WeightedKlFixed {
+    fn out_shape(&self, l: &Layout) -> Result<Shape> {
+        let (_, d) = rows_dims(l)?;
+        let dims = l.dims();
+        Ok(match self.backward {
+            false => Shape::from((dims[0], dims[1])),
+            true => Shape::from((dims[0], dims[1], 2 * d + 1)),
+        })
+    }
 }
 
 fn fwd_cpu<T: WithDType>(m: &[T], s: &[T], w: &[T], d: usize, pm: f64, ps: f64) -> Vec<T> {
@@ -106,7 +115,10 @@ macro_rules! cpu_dispatch {
 
 impl CustomOp3 for WeightedKlFixed {
     fn name(&self) -> &'static str {
-        "silot-weighted-kl-fixed"
+        match self.backward {
+            false => "silot-weighted-kl-fixed",
+            true => "silot-weighted-kl-fixed-bwd",
+        }
     }
 
     fn cpu_fwd(
@@ -120,8 +132,11 @@ impl CustomOp3 for WeightedKlFixed {
     ) -> Result<(CpuStorage, Shape)> {
         let (_, d) = rows_dims(l1)?;
         let (pm, ps) = (self.prior_mean, self.prior_std);
-        let out = cpu_dispatch!(fwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps);
-        Ok((out, Shape::from(&l1.dims()[..2])))
+        let out = match self.backward {
+            false => cpu_dispatch!(fwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps),
+            true => cpu_dispatch!(bwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps),
+        };
+        Ok((out, self.out_shape(l1)?))
     }
 
     #[cfg(feature = "cuda")]
@@ -139,12 +154,13 @@ impl CustomOp3 for WeightedKlFixed {
         let dev = s1.device();
         let args = ((s1, l1), (s2, l2), (s3, l3));
         let prior = (self.prior_mean, self.prior_std);
+        let bw = self.backward;
         let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::weighted_kl::<f32>(args, rows, d, prior, false)?, dev)
+            cuda::storage(cuda::weighted_kl::<f32>(args, rows, d, prior, bw)?, dev)
         } else {
-            cuda::storage(cuda::weighted_kl::<f64>(args, rows, d, prior, false)?, dev)
+            cuda::storage(cuda::weighted_kl::<f64>(args, rows, d, prior, bw)?, dev)
         };
-        Ok((st, Shape::from(&l1.dims()[..2])))
+        Ok((st, self.out_shape(l1)?))
     }
 
     fn bwd(
@@ -157,66 +173,20 @@ impl CustomOp3 for WeightedKlFixed {
     ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
         let d = mean.dim(D::Minus1)?;
         let gw = (grad * w.squeeze(D::Minus1)?)?;
-        let packed = mean.apply_op3_no_bwd(
-            std,
-            &gw,
-            &WeightedKlFixedBwd {
-                prior_mean: self.prior_mean,
-                prior_std: self.prior_std,
-            },
-        )?;
+        if self.backward {
+            candle_core::bail!("weighted KL: the backward kernel has no gradient");
+        }
+        let kernel = WeightedKlFixed {
+            backward: true,
+            ..*self
+        };
+        let packed = mean.apply_op3_no_bwd(std, &gw, &kernel)?;
         let d_mean = packed.narrow(D::Minus1, 0, d)?;
         let d_std = packed.narrow(D::Minus1, d, d)?;
         let d_w = packed
             .narrow(D::Minus1, 2 * d, 1)?
             .broadcast_mul(&grad.unsqueeze(D::Minus1)?)?;
         Ok((Some(d_mean), Some(d_std), Some(d_w)))
-    }
-}
-
-impl CustomOp3 for WeightedKlFixedBwd {
-    fn name(&self) -> &'static str {
-        "silot-weighted-kl-fixed-bwd"
-    }
-
-    fn cpu_fwd(
-        &self,
-        s1: &CpuStorage,
-        l1: &Layout,
-        s2: &CpuStorage,
-        l2: &Layout,
-        s3: &CpuStorage,
-        l3: &Layout,
-    ) -> Result<(CpuStorage, Shape)> {
-        let (_, d) = rows_dims(l1)?;
-        let (pm, ps) = (self.prior_mean, self.prior_std);
-        let out = cpu_dispatch!(bwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps);
-        let dims = l1.dims();
-        Ok((out, Shape::from((dims[0], dims[1], 2 * d + 1))))
-    }
-
-    #[cfg(feature = "cuda")]
-    fn cuda_fwd(
-        &self,
-        s1: &candle_core::CudaStorage,
-        l1: &Layout,
-        s2: &candle_core::CudaStorage,
-        l2: &Layout,
-        s3: &candle_core::CudaStorage,
-        l3: &Layout,
-    ) -> Result<(candle_core::CudaStorage, Shape)> {
-        use super::cuda;
-        let (rows, d) = rows_dims(l1)?;
-        let dev = s1.device();
-        let args = ((s1, l1), (s2, l2), (s3, l3));
-        let prior = (self.prior_mean, self.prior_std);
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::weighted_kl::<f32>(args, rows, d, prior, true)?, dev)
-        } else {
-            cuda::storage(cuda::weighted_kl::<f64>(args, rows, d, prior, true)?, dev)
-        };
-        let dims = l1.dims();
-        Ok((st, Shape::from((dims[0], dims[1], 2 * d + 1))))
     }
 }
 
@@ -266,6 +236,7 @@ pub fn weighted_kl_fixed(
         WeightedKlFixed {
             prior_mean,
             prior_std,
+            backward: false,
         },
     )
 }
