@@ -57,71 +57,28 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
   return r;
 }
 
-CUresult cuMemAllocAsync(CUdeviceptr *d, size_t n, CUstream s) {
-  static CUresult (*real)(CUdeviceptr *, size_t, CUstream);
-  if (!real) real = dlsym(RTLD_NEXT, "cuMemAllocAsync");
-  n_alloc++;
-  double t0 = now_ns();
-  CUresult r = real(d, n, s);
-  alloc_ns += now_ns() - t0;
-  return r;
-}
-
-CUresult cuMemFreeAsync(CUdeviceptr d, CUstream s) {
-  static CUresult (*real)(CUdeviceptr, CUstream);
-  if (!real) real = dlsym(RTLD_NEXT, "cuMemFreeAsync");
-  n_free++;
-  double t0 = now_ns();
-  CUresult r = real(d, s);
-  alloc_ns += now_ns() - t0;
-  return r;
-}
-
-#define MEMSET(fn, T)                                                     \
-  CUresult fn(CUdeviceptr d, T v, size_t n, CUstream s) {                 \
-    static CUresult (*real)(CUdeviceptr, T, size_t, CUstream);            \
+// One timed pass-through per wrapped driver call: count it in COUNT, its host time in NS.
+#define TIMED(fn, COUNT, NS, PARAMS, ARGS)                                \
+  CUresult fn PARAMS {                                                    \
+    static CUresult (*real) PARAMS;                                       \
     if (!real) real = dlsym(RTLD_NEXT, #fn);                              \
-    n_memset++;                                                           \
+    COUNT++;                                                              \
     double t0 = now_ns();                                                 \
-    CUresult r = real(d, v, n, s);                                        \
-    memset_ns += now_ns() - t0;                                           \
+    CUresult r = real ARGS;                                               \
+    NS += now_ns() - t0;                                                  \
     return r;                                                             \
   }
-MEMSET(cuMemsetD8Async, unsigned char)
-MEMSET(cuMemsetD16Async, unsigned short)
-MEMSET(cuMemsetD32Async, unsigned int)
 
+TIMED(cuMemAllocAsync, n_alloc, alloc_ns, (CUdeviceptr *d, size_t n, CUstream s), (d, n, s))
+TIMED(cuMemFreeAsync, n_free, alloc_ns, (CUdeviceptr d, CUstream s), (d, s))
+TIMED(cuMemsetD8Async, n_memset, memset_ns, (CUdeviceptr d, unsigned char v, size_t n, CUstream s), (d, v, n, s))
+TIMED(cuMemsetD16Async, n_memset, memset_ns, (CUdeviceptr d, unsigned short v, size_t n, CUstream s), (d, v, n, s))
+TIMED(cuMemsetD32Async, n_memset, memset_ns, (CUdeviceptr d, unsigned int v, size_t n, CUstream s), (d, v, n, s))
 // Waits: the host blocks until the GPU has caught up.
-#define WAIT1(fn, A)                                                      \
-  CUresult fn(A a) {                                                      \
-    static CUresult (*real)(A);                                           \
-    if (!real) real = dlsym(RTLD_NEXT, #fn);                              \
-    n_wait++;                                                             \
-    double t0 = now_ns();                                                 \
-    CUresult r = real(a);                                                 \
-    wait_ns += now_ns() - t0;                                             \
-    return r;                                                             \
-  }
-WAIT1(cuStreamSynchronize, CUstream)
-WAIT1(cuEventSynchronize, void *)
-CUresult cuCtxSynchronize(void) {
-  static CUresult (*real)(void);
-  if (!real) real = dlsym(RTLD_NEXT, "cuCtxSynchronize");
-  n_wait++;
-  double t0 = now_ns();
-  CUresult r = real();
-  wait_ns += now_ns() - t0;
-  return r;
-}
-CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
-  static CUresult (*real)(void *, CUdeviceptr, size_t);
-  if (!real) real = dlsym(RTLD_NEXT, "cuMemcpyDtoH_v2");
-  n_wait++;
-  double t0 = now_ns();
-  CUresult r = real(dst, src, n);
-  wait_ns += now_ns() - t0;
-  return r;
-}
+TIMED(cuStreamSynchronize, n_wait, wait_ns, (CUstream s), (s))
+TIMED(cuEventSynchronize, n_wait, wait_ns, (void *e), (e))
+TIMED(cuCtxSynchronize, n_wait, wait_ns, (void), ())
+TIMED(cuMemcpyDtoH_v2, n_wait, wait_ns, (void *dst, CUdeviceptr src, size_t n), (dst, src, n))
 
 static int by_count(const void *a, const void *b) {
   long x = ((const typeof(tab[0]) *)a)->n, y = ((const typeof(tab[0]) *)b)->n;
