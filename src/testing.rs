@@ -32,6 +32,14 @@ pub fn max_abs_diff(a: &candle_core::Tensor, b: &candle_core::Tensor) -> f64 {
         .expect("max_abs_diff: tensors of one shape, dtype and device")
 }
 
+/// Largest absolute value of a tensor, as `f64` (a test helper: panics on an empty tensor).
+pub fn max_abs(t: &candle_core::Tensor) -> f64 {
+    t.abs()
+        .and_then(|a| a.flatten_all()?.max(0)?.to_dtype(candle_core::DType::F64))
+        .and_then(|m| m.to_scalar::<f64>())
+        .expect("max_abs: a non-empty tensor")
+}
+
 /// Defines `#[test] fn $cpu()` running `$body(&Device::Cpu)` and, when the *calling* crate is
 /// built with its `cuda` feature, `#[test] fn $cuda()` running `$body` on
 /// [`cuda_device`](crate::testing::cuda_device). `$body: fn(&Device)` asserts (panics) itself.

@@ -150,11 +150,11 @@ impl Discovery {
     }
 
     /// Fuse bottom-up and top-down features (`d_fuse`): two 3×3 convolutions, ReLU between.
-    /// `v_bu (B, F, gh, gw)`, `v_td (B, gh·gw, F)` → `(B, gh·gw, F)`. With `channels_last` the
-    /// same convolutions run channels-last as patches + matmul
-    /// ([`crate::nn::patches::conv2d_nhwc`]; no gradient through the patches: inference only)
-    /// instead of candle's channels-first im2col.
-    pub fn fuse(&self, v_bu: &Tensor, v_td: &Tensor, channels_last: bool) -> Result<Tensor> {
+    /// `v_bu (B, F, gh, gw)`, `v_td (B, gh·gw, F)` → `(B, gh·gw, F)`. Both convolutions run
+    /// channels-last as patches + matmul ([`crate::nn::patches::conv2d_nhwc_with`],
+    /// differentiable). Without `training` the first one's bias + ReLU is deferred into the
+    /// second one's patch reads ([`Epilogue::Deferred`], which has no gradient).
+    pub fn fuse(&self, v_bu: &Tensor, v_td: &Tensor, training: bool) -> Result<Tensor> {
         let (b, f, gh, gw) = v_bu.dims4()?;
         if v_td.dims() != [b, gh * gw, f] {
             candle_core::bail!(
@@ -164,24 +164,37 @@ impl Discovery {
                 gh * gw
             );
         }
-        if channels_last {
-            let v = Tensor::cat(
-                &[&v_td.reshape((b, gh, gw, f))?, &v_bu.permute((0, 2, 3, 1))?],
-                3,
-            )?; // (B, gh, gw, 2F)
-            let (c1, c2) = (&self.fuse1, &self.fuse2);
-            let same = |bias_relu| PatchInput {
-                pad: [1; 4],
-                bias_relu,
-                channels_first: false,
-                half: false,
-            };
-            let w1 = (c1.weight(), c1.bias());
-            let v = conv2d_nhwc_with(&v, w1, 1, same(None), Epilogue::Deferred)?;
-            let w2 = (c2.weight(), c2.bias());
-            let v = conv2d_nhwc_with(&v, w2, 1, same(c1.bias()), Epilogue::Bias)?;
-            return v.reshape((b, gh * gw, f));
-        }
+        let v = Tensor::cat(
+            &[&v_td.reshape((b, gh, gw, f))?, &v_bu.permute((0, 2, 3, 1))?],
+            3,
+        )?; // (B, gh, gw, 2F)
+        let (c1, c2) = (&self.fuse1, &self.fuse2);
+        let same = |bias_relu| PatchInput {
+            pad: [1; 4],
+            bias_relu,
+            channels_first: false,
+            half: false,
+        };
+        let (first, pending) = match training {
+            true => (Epilogue::BiasRelu, None),
+            false => (Epilogue::Deferred, c1.bias()),
+        };
+        let v = conv2d_nhwc_with(&v, (c1.weight(), c1.bias()), 1, same(None), first)?;
+        let v = conv2d_nhwc_with(
+            &v,
+            (c2.weight(), c2.bias()),
+            1,
+            same(pending),
+            Epilogue::Bias,
+        )?;
+        v.reshape((b, gh * gw, f))
+    }
+
+    /// [`Self::fuse`] as candle's channels-first `conv2d` layers: the tests' reference.
+    #[cfg(test)]
+    fn fuse_reference(&self, v_bu: &Tensor, v_td: &Tensor) -> Result<Tensor> {
+        use candle_core::Module;
+        let (b, f, gh, gw) = v_bu.dims4()?;
         let v_td = v_td.transpose(1, 2)?.reshape((b, f, gh, gw))?;
         let v = Tensor::cat(&[&v_td, v_bu], 1)?;
         let v = self.fuse2.forward(&self.fuse1.forward(&v)?.relu()?)?; // (B, F, gh, gw)
@@ -340,17 +353,11 @@ pub(crate) mod tests {
             obj_temp: 1.0,
             concrete_temp: 1.0,
         };
-        let v = d.fuse(&v_bu, &v_td, false).unwrap();
-        let v_last = d.fuse(&v_bu, &v_td, true).unwrap();
-        let err: f32 = (&v - &v_last)
-            .unwrap()
-            .abs()
-            .unwrap()
-            .max_all()
-            .unwrap()
-            .to_scalar()
-            .unwrap();
-        assert!(err < 1e-5, "channels-last fuse differs by {err}");
+        let v = d.fuse(&v_bu, &v_td, true).unwrap();
+        for got in [&v, &d.fuse(&v_bu, &v_td, false).unwrap()] {
+            let err = crate::testing::max_abs_diff(got, &d.fuse_reference(&v_bu, &v_td).unwrap());
+            assert!(err < 1e-5, "channels-last fuse differs by {err}");
+        }
         let out = d
             .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
             .unwrap();

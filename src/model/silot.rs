@@ -311,7 +311,7 @@ impl Silot {
                 self.disc_attention
                     .forward_inference(&feats, &centres, &cells)?
             };
-            let v = self.discovery.fuse(&v_bu, &v_td, !ctx.training)?;
+            let v = self.discovery.fuse(&v_bu, &v_td, ctx.training)?;
             let mut s = self.sampler(ctx);
             self.discovery
                 .forward(frame, &v, (gh, gw), &state.offset, &self.init_state, &mut s)?

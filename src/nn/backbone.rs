@@ -2,7 +2,9 @@
 //! three 1×1 convolutions, all VALID, ReLU after every layer but the last, on an input padded
 //! with zeros so that each output cell's 31-px receptive field is centred on its 12-px cell.
 
-use candle_core::{Module, Result, Tensor};
+#[cfg(test)]
+use candle_core::Module;
+use candle_core::{Result, Tensor};
 use candle_nn::{Conv2d, VarBuilder};
 
 use super::conv::conv2d;
@@ -61,12 +63,21 @@ impl Backbone {
         self.out_features
     }
 
-    /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/12), ceil(W/12))`.
+    /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/12), ceil(W/12))`, differentiable in the
+    /// weights: channels-last patches + one matmul per layer ([`crate::nn::patches`]), whose
+    /// backward is cuBLAS matmuls and a col2im gather (none for the first layer, whose input is
+    /// data) instead of candle's direct `conv_transpose2d`.
     pub fn forward(&self, images: &Tensor) -> Result<Tensor> {
+        self.forward_channels_last(images, false, false)
+    }
+
+    /// The layers as candle's channels-first `conv2d` on an explicitly padded input: the
+    /// reference the channels-last paths are tested against.
+    #[cfg(test)]
+    fn forward_reference(&self, images: &Tensor) -> Result<Tensor> {
         let mut x = self.padded(images)?;
         let n = self.convs.len();
         for (i, conv) in self.convs.iter().enumerate() {
-            let _span = layer_span(i);
             x = conv.forward(&x)?;
             if i + 1 < n {
                 x = x.relu()?;
@@ -94,6 +105,12 @@ impl Backbone {
     /// convolutions on f16 patches and weights (f32 accumulation; their outputs stay f16 until
     /// the last one's bias + ReLU), the 1×1 layers as before.
     pub fn forward_inference_with(&self, images: &Tensor, half: bool) -> Result<Tensor> {
+        self.forward_channels_last(images, half, true)
+    }
+
+    /// The channels-last layers; `defer` moves a 4×4 layer's bias + ReLU into the next 4×4
+    /// layer's patch reads ([`Epilogue::Deferred`]: inference only, it has no gradient).
+    fn forward_channels_last(&self, images: &Tensor, half: bool, defer: bool) -> Result<Tensor> {
         let (_, _, h, w) = self.check(images)?;
         let (ph0, ph1, _) = grid_padding(h);
         let (pw0, pw1, _) = grid_padding(w);
@@ -108,7 +125,7 @@ impl Backbone {
                 .is_some_and(|c| c.weight().dim(3).unwrap_or(1) > 1);
             let epilogue = if i + 1 == n {
                 Epilogue::Bias
-            } else if next_is_patch && conv.bias().is_some() {
+            } else if defer && next_is_patch && conv.bias().is_some() {
                 Epilogue::Deferred
             } else {
                 Epilogue::BiasRelu
@@ -142,6 +159,7 @@ impl Backbone {
     }
 
     /// Checked input, zero-padded so the grid of 12-pixel cells covers it exactly.
+    #[cfg(test)]
     fn padded(&self, images: &Tensor) -> Result<Tensor> {
         let (_, _, h, w) = self.check(images)?;
         let (ph0, ph1, _) = grid_padding(h);
@@ -194,29 +212,66 @@ mod tests {
         }
     }
 
-    #[test]
-    fn inference_path_equals_training_path() {
+    /// The channels-last training and inference paths equal candle's channels-first `conv2d`
+    /// layers (the reference), and so do the training path's gradients: every weight and bias,
+    /// and the frames themselves (the first layer's channels-first, padded col2im).
+    fn paths_equal_reference(dev: &Device) {
         let vm = VarMap::new();
-        let vb = crate::rng::seeded_var_builder(&vm, 7, DType::F64, &Device::Cpu);
+        let vb = crate::rng::seeded_var_builder(&vm, 7, DType::F64, dev);
         let bb = Backbone::new(vb, 16).unwrap();
+        // Non-zero biases: with zero ones, cells that see only padding sit exactly at ReLU's
+        // kink, where candle's `relu` passes the gradient and the fused epilogue (TF's
+        // convention) does not.
+        let mut rng = crate::rng::SeededRng::new(10);
+        for v in vm.all_vars().iter().filter(|v| v.rank() == 1) {
+            v.set(
+                &rng.normal(v.dims(), dev)
+                    .unwrap()
+                    .to_dtype(DType::F64)
+                    .unwrap(),
+            )
+            .unwrap();
+        }
         let x = crate::rng::SeededRng::new(8)
-            .uniform(&[2, 3, 30, 41], 0.0, 1.0, &Device::Cpu)
+            .uniform(&[2, 3, 30, 41], 0.0, 1.0, dev)
             .unwrap()
             .to_dtype(DType::F64)
             .unwrap();
-        let a = bb.forward(&x).unwrap();
-        let b = bb.forward_inference(&x).unwrap();
-        assert_eq!(a.dims(), b.dims());
-        let err: f64 = (a - b)
+        let x = candle_core::Var::from_tensor(&x).unwrap();
+        let want = bb.forward_reference(&x).unwrap();
+        let got = bb.forward(&x).unwrap();
+        let inference = bb.forward_inference(&x).unwrap();
+        assert_eq!(got.dims(), want.dims());
+        assert!(crate::testing::max_abs_diff(&got, &want) < 1e-10);
+        assert!(crate::testing::max_abs_diff(&inference, &want) < 1e-10);
+        // A fixed random cotangent, so every output value's gradient counts.
+        let cot = crate::rng::SeededRng::new(9)
+            .normal(want.dims(), dev)
             .unwrap()
-            .abs()
-            .unwrap()
-            .max_all()
-            .unwrap()
-            .to_scalar()
+            .to_dtype(DType::F64)
             .unwrap();
-        assert!(err < 1e-10, "{err}");
+        let grads = |y: &Tensor| (y * &cot).unwrap().sum_all().unwrap().backward().unwrap();
+        let (g_want, g_got) = (grads(&want), grads(&got));
+        let mut checked = 0;
+        for v in vm.all_vars().iter().chain([&x]) {
+            let (a, b) = (g_want.get(v).unwrap(), g_got.get(v).unwrap());
+            let scale = crate::testing::max_abs(a).max(1e-6);
+            let err = crate::testing::max_abs_diff(a, b);
+            assert!(
+                err < 1e-9 * scale.max(1.0),
+                "{:?}: {err} (scale {scale})",
+                v.dims()
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 13);
     }
+
+    crate::test_device!(
+        paths_equal_reference,
+        paths_equal_reference_cpu,
+        paths_equal_reference_cuda
+    );
 
     /// The f16 path (patches and weights in f16, f32 accumulation) stays within f16 rounding of
     /// the f32 path: relative to the output's scale, well under 1 %.

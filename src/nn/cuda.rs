@@ -542,6 +542,36 @@ pub(crate) fn patches_fwd_half(
     Ok(out)
 }
 
+/// The input gradient of [`patches_fwd`] (col2im): `(B, H, W, C)` (or `(B, C, H, W)` when
+/// channels-first) from the patches' gradient `g (B, OH, OW, kh·kw·C)`, virtual padding included
+/// (a pending input bias has no gradient: `nn::patches` refuses it one).
+pub(crate) fn patches_bwd<T: KernelFloat>(
+    g: (&CudaStorage, &Layout),
+    d: &super::patches::PatchDims,
+) -> Result<CudaSlice<T>> {
+    let dev = g.0.device();
+    let gv = view::<T>(g.0, g.1)?;
+    let per_image = u32_len(d.h * d.w * d.c, "input values per image")? as usize;
+    u32_len(
+        d.out_h() * d.out_w() * d.patch_len(),
+        "patch values per image",
+    )?;
+    // SAFETY: every output element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>((d.b * per_image).max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("patches_bwd_{}", T::SUFFIX), MODULE, PTX)?;
+    let args = patch_args(d)?;
+    let mut lb = func.builder();
+    lb.arg(&gv);
+    lb.arg(&out);
+    for a in &args {
+        lb.arg(a);
+    }
+    let cfg = patch_launch(d, per_image, 1)?;
+    // SAFETY: argument list matches `patches_bwd_*`; grid-stride over each image's values.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
 /// Wraps an f16 result slice as storage.
 pub(crate) fn storage_f16(s: CudaSlice<half::f16>, dev: &CudaDevice) -> CudaStorage {
     CudaStorage::wrap_cuda_slice(s, dev.clone())

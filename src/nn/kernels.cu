@@ -704,6 +704,55 @@ extern "C" __global__ void patches_fwd_v4_f32(const float *x, const float *bias,
     patches_fwd_v4(x, bias, out, H, W, C, OH, OW, KH, KW, S, PT, PL);
 }
 
+// Gradient of the patches (col2im, src/nn/patches.rs): dx (B,H,W,C), or (B,C,H,W) when CF, from
+// g (B,OH,OW,KH*KW*C). One thread per input value sums the patch entries that read it (no
+// atomics): the kernel rows dy with (y + PT - dy) divisible by S, likewise the columns. Same
+// launch shape as patches_fwd (blockIdx.y = image, grid-stride over the image's values).
+template <typename T>
+__device__ void patches_bwd(const T *g, T *dx, int H, int W, int C, int OH, int OW, int KH,
+                            int KW, int S, int PT, int PL, int CF) {
+    const unsigned int K = (unsigned int)KH * KW * C;
+    const unsigned int m = (unsigned int)H * W * C;  // values per image
+    const T *gb = g + (size_t)blockIdx.y * OH * OW * K;
+    T *db = dx + (size_t)blockIdx.y * m;
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < m;
+         i += blockDim.x * gridDim.x) {
+        unsigned int y, x, c;
+        if (CF) {
+            x = i % W;
+            y = (i / W) % H;
+            c = i / (W * H);
+        } else {
+            c = i % C;
+            x = (i / C) % W;
+            y = i / (C * W);
+        }
+        const int iy = (int)y + PT, ix = (int)x + PL;
+        T acc = (T)0;
+        for (int dy = iy % S; dy < KH; dy += S) {
+            const int oy = (iy - dy) / S;  // exact; falls as dy grows
+            if (oy < 0) break;
+            if (oy >= OH) continue;
+            for (int dxk = ix % S; dxk < KW; dxk += S) {
+                const int ox = (ix - dxk) / S;
+                if (ox < 0) break;
+                if (ox >= OW) continue;
+                acc += gb[((size_t)oy * OW + ox) * K + ((unsigned int)dy * KW + dxk) * C + c];
+            }
+        }
+        db[i] = acc;
+    }
+}
+
+#define PATCHES_BWD(NAME, T)                                                                     \
+    extern "C" __global__ void patches_bwd_##NAME(const T *g, T *dx, int H, int W, int C,       \
+                                                  int OH, int OW, int KH, int KW, int S, int PT, \
+                                                  int PL, int CF) {                              \
+        patches_bwd<T>(g, dx, H, W, C, OH, OW, KH, KW, S, PT, PL, CF);                           \
+    }
+PATCHES_BWD(f32, float)
+PATCHES_BWD(f64, double)
+
 // Half-precision patches (the backbone's f16 inference path): the same patches, values computed
 // in float and stored as IEEE f16 (`unsigned short` bits; conversions in PTX, no fp16 header).
 // The input is float (channels-first or -last) or f16 channels-last; the pending bias is float.

@@ -1,5 +1,5 @@
-//! Channels-last patch extraction (im2col), forward only: the inference path of the backbone's
-//! strided convolutions (`Backbone::forward_inference`) and of the discovery fuse convolutions.
+//! Channels-last patch extraction (im2col): the backbone's strided convolutions and the discovery
+//! fuse convolutions, in training and inference.
 //!
 //! candle's CUDA `conv2d` extracts patches from channels-first images (strided, uncoalesced reads)
 //! and transposes its result back to channels-first with an extra copy per layer; on Space
@@ -8,7 +8,13 @@
 //! matmul whose output is already channels-last. The patch kernel also zero-pads virtually (no
 //! padded copy of the input) and can apply the previous layer's pending `relu(x + bias)` as it
 //! reads, so a layer whose only consumer is the next patch extraction never needs its own
-//! bias/ReLU pass ([`Epilogue::Deferred`]). Training keeps candle's `conv2d` (it needs gradients).
+//! bias/ReLU pass ([`Epilogue::Deferred`], inference only).
+//!
+//! In training the patches are differentiable: their input gradient is a col2im gather (one
+//! thread per input value, no atomics), and the matmul's gradients are cuBLAS matmuls. candle's
+//! `conv2d` backward instead runs its direct `conv_transpose2d` kernel for every layer — 24–30 %
+//! of a Space Invaders training step's GPU time (`benches/results/cuda_train_step_profile.md`)
+//! — even for the backbone's first layer, whose input (the frames) needs no gradient at all.
 
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Storage, Tensor};
@@ -261,6 +267,123 @@ impl CustomOp1 for PatchOp {
         };
         Ok((st, Self::out_shape(&d)))
     }
+
+    fn bwd(&self, arg: &Tensor, _res: &Tensor, grad: &Tensor) -> Result<Option<Tensor>> {
+        if self.input_bias_relu.is_some() || self.half_out {
+            candle_core::bail!(
+                "patches: the pending-bias and half-precision forms are inference-only (no gradient)"
+            );
+        }
+        let dims = self.dims(arg.layout())?;
+        Ok(Some(
+            grad.contiguous()?.apply_op1_no_bwd(&PatchGrad { dims })?,
+        ))
+    }
+}
+
+/// The input gradient of the patches (col2im): `(B, OH, OW, kh·kw·C)` → the input's shape.
+struct PatchGrad {
+    dims: PatchDims,
+}
+
+impl PatchGrad {
+    fn check(&self, l: &Layout) -> Result<()> {
+        let d = &self.dims;
+        let want = [d.b, d.out_h(), d.out_w(), d.patch_len()];
+        if l.dims() != want {
+            candle_core::bail!(
+                "patches gradient: got {:?}, the patches were {want:?}",
+                l.dims()
+            );
+        }
+        Ok(())
+    }
+
+    fn in_shape(&self) -> Shape {
+        let d = &self.dims;
+        match d.channels_first {
+            true => Shape::from((d.b, d.c, d.h, d.w)),
+            false => Shape::from((d.b, d.h, d.w, d.c)),
+        }
+    }
+}
+
+/// col2im on the host: every input value sums the patch entries that read it.
+fn patches_bwd_cpu<T: candle_core::WithDType>(g: &[T], d: &PatchDims) -> Vec<T> {
+    let (oh, ow, k) = (d.out_h(), d.out_w(), d.patch_len());
+    let (h, w, c, s) = (d.h, d.w, d.c, d.stride);
+    let mut dx = vec![T::zero(); d.b * h * w * c];
+    // Kernel offsets `(d, o)` along one axis that read padded coordinate `i`: `i = o·s + d`.
+    let taps = |i: usize, k_len: usize, o_len: usize| {
+        (i % s..k_len)
+            .step_by(s)
+            .take_while(move |&dk| dk <= i)
+            .map(move |dk| (dk, (i - dk) / s))
+            .filter(move |&(_, o)| o < o_len)
+    };
+    dx.par_chunks_mut(h * w * c)
+        .enumerate()
+        .for_each(|(b, img)| {
+            let gb = &g[b * oh * ow * k..(b + 1) * oh * ow * k];
+            for y in 0..h {
+                for x in 0..w {
+                    for ch in 0..c {
+                        let mut acc = T::zero();
+                        for (dy, oy) in taps(y + d.pad[0], d.kh, oh) {
+                            for (dxk, ox) in taps(x + d.pad[2], d.kw, ow) {
+                                acc += gb[(oy * ow + ox) * k + (dy * d.kw + dxk) * c + ch];
+                            }
+                        }
+                        let at = match d.channels_first {
+                            true => (ch * h + y) * w + x,
+                            false => (y * w + x) * c + ch,
+                        };
+                        img[at] = acc;
+                    }
+                }
+            }
+        });
+    dx
+}
+
+impl CustomOp1 for PatchGrad {
+    fn name(&self) -> &'static str {
+        "silot-patches-nhwc-bwd"
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
+        self.check(l)?;
+        let out = match s {
+            CpuStorage::F32(_) => {
+                CpuStorage::F32(patches_bwd_cpu(storage_slice(s, l)?, &self.dims))
+            }
+            CpuStorage::F64(_) => {
+                CpuStorage::F64(patches_bwd_cpu(storage_slice(s, l)?, &self.dims))
+            }
+            other => candle_core::bail!(
+                "patches gradient supports F32 and F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        Ok((out, self.in_shape()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s: &candle_core::CudaStorage,
+        l: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use super::cuda;
+        self.check(l)?;
+        let dev = s.device();
+        let st = if cuda::is_f32(s)? {
+            cuda::storage(cuda::patches_bwd::<f32>((s, l), &self.dims)?, dev)
+        } else {
+            cuda::storage(cuda::patches_bwd::<f64>((s, l), &self.dims)?, dev)
+        };
+        Ok((st, self.in_shape()))
+    }
 }
 
 /// How a layer's input is read and padded.
@@ -280,7 +403,8 @@ pub struct PatchInput<'a> {
 }
 
 /// Patches `(B, OH, OW, kh·kw·C)` (ordered `dy, dx, c`) of a channels-last `(B, H, W, C)` input,
-/// kernel `kh × kw`, stride `stride`, read as `input` says. No gradient flows through it.
+/// kernel `kh × kw`, stride `stride`, read as `input` says. Differentiable in `x` (col2im) unless
+/// `input` has a pending bias or is half precision (inference-only forms: no gradient flows).
 pub fn patches_nhwc(
     x: &Tensor,
     (kh, kw): (usize, usize),
@@ -298,7 +422,7 @@ pub fn patches_nhwc(
             x.dtype()
         );
     }
-    x.contiguous()?.apply_op1_no_bwd(&PatchOp {
+    let op = PatchOp {
         kh,
         kw,
         stride,
@@ -306,7 +430,11 @@ pub fn patches_nhwc(
         input_bias_relu: input.bias_relu.map(|b| b.detach()),
         channels_first: input.channels_first,
         half_out: input.half,
-    })
+    };
+    match input.bias_relu.is_none() && !input.half {
+        true => x.contiguous()?.apply_op1(op),
+        false => x.contiguous()?.apply_op1_no_bwd(&op),
+    }
 }
 
 /// A convolution weight `(Cout, Cin, kh, kw)` as the `(kh·kw·Cin, Cout)` matrix that multiplies
@@ -396,7 +524,7 @@ pub fn conv2d_nhwc(
 mod tests {
     use super::*;
     use crate::rng::SeededRng;
-    use candle_core::{Device, Module};
+    use candle_core::{Device, Module, Var};
 
     #[test]
     fn conv2d_nhwc_equals_candle_conv2d() {
@@ -590,6 +718,86 @@ mod tests {
         half_patches_are_rounded_f32_patches,
         half_patches_cpu,
         half_patches_cuda
+    );
+
+    /// The channels-last convolution's gradients (input via col2im, weight and bias via the
+    /// matmul) equal candle's `conv2d` gradients on the explicitly padded input: strides 1–3,
+    /// kernels 1–4, asymmetric padding, channels-first and -last inputs.
+    fn conv_gradients_equal_candle(dev: &Device) {
+        let mut rng = SeededRng::new(21);
+        let f64_of = |t: Tensor| t.to_dtype(DType::F64).unwrap();
+        for (ci, co, k, s, pad, cf) in [
+            (3, 5, 4, 3, [2, 1, 3, 0], true),
+            (4, 6, 3, 1, [1, 1, 1, 1], false),
+            (8, 3, 4, 2, [0, 0, 0, 0], false),
+            (5, 4, 1, 1, [0, 0, 0, 0], false),
+            (2, 3, 2, 3, [1, 0, 0, 2], false),
+        ] {
+            // Equal padded sizes: candle's conv2d backward takes the output padding of its
+            // transposed convolution from the height alone.
+            let h = 9;
+            let w = h + pad[0] + pad[1] - pad[2] - pad[3];
+            let x = Var::from_tensor(&f64_of(rng.normal(&[2, h, w, ci], dev).unwrap())).unwrap();
+            let wt = Var::from_tensor(&f64_of(rng.normal(&[co, ci, k, k], dev).unwrap())).unwrap();
+            let bias = Var::from_tensor(&f64_of(rng.normal(&[co], dev).unwrap())).unwrap();
+            // Reference: candle's conv2d on the padded channels-first input.
+            let padded = x
+                .pad_with_zeros(1, pad[0], pad[1])
+                .unwrap()
+                .pad_with_zeros(2, pad[2], pad[3])
+                .unwrap()
+                .permute((0, 3, 1, 2))
+                .unwrap();
+            let cfg = candle_nn::Conv2dConfig {
+                stride: s,
+                ..Default::default()
+            };
+            let conv =
+                candle_nn::Conv2d::new(wt.as_tensor().clone(), Some(bias.as_tensor().clone()), cfg);
+            let want = conv.forward(&padded).unwrap().relu().unwrap();
+            let input = PatchInput {
+                pad,
+                channels_first: cf,
+                ..PatchInput::default()
+            };
+            let x_in = match cf {
+                true => x.permute((0, 3, 1, 2)).unwrap().contiguous().unwrap(),
+                false => x.as_tensor().clone(),
+            };
+            let got = conv2d_nhwc_with(&x_in, (&wt, Some(&bias)), s, input, Epilogue::BiasRelu)
+                .unwrap()
+                .permute((0, 3, 1, 2))
+                .unwrap();
+            assert_eq!(got.dims(), want.dims());
+            assert!(max_abs_diff(&got, &want) < 1e-10);
+            let cot = f64_of(rng.normal(want.dims(), dev).unwrap());
+            let grads = |y: &Tensor| (y * &cot).unwrap().sum_all().unwrap().backward().unwrap();
+            let (gw, gg) = (grads(&want), grads(&got));
+            for (name, v) in [("x", &x), ("weight", &wt), ("bias", &bias)] {
+                let (a, b) = (gw.get(v).unwrap(), gg.get(v).unwrap());
+                let err = max_abs_diff(a, b);
+                assert!(
+                    err < 1e-9,
+                    "{ci}->{co} k{k} s{s} {pad:?} cf {cf}: d{name} {err}"
+                );
+            }
+        }
+        // The inference-only forms refuse a gradient rather than return a wrong one.
+        let x = Var::from_tensor(&f64_of(rng.normal(&[1, 4, 4, 2], dev).unwrap())).unwrap();
+        let b_in = f64_of(rng.normal(&[2], dev).unwrap());
+        let input = PatchInput {
+            bias_relu: Some(&b_in),
+            ..PatchInput::default()
+        };
+        let p = patches_nhwc(&x, (2, 2), 1, input).unwrap();
+        let g = p.sum_all().unwrap().backward().unwrap();
+        assert!(g.get(&x).is_none(), "no gradient through a pending bias");
+    }
+
+    crate::test_device!(
+        conv_gradients_equal_candle,
+        conv_gradients_cpu,
+        conv_gradients_cuda
     );
 
     #[test]
