@@ -6,12 +6,17 @@
 //! `KL_i = q_i (log q_i − log ρ_i) + (1 − q_i)(log(1 − q_i) − log(1 − ρ_i))`,
 //! `π_{i+1} ∝ π_i · (b_i a_i + (1 − b_i) ā_i)` (normaliser floored at 1e-6), `c_{i+1} = c_i + b_i`.
 //!
-//! `ρ_i` depends only on `p` and the non-differentiable indicators `b_i = 1[o_i > 0.5]`, so it is
-//! computed on the host in f64 (O(N²) per stream) and only `q_i` carries gradient.
+//! `ρ_i` depends only on `p` and the non-differentiable indicators `b_i = 1[o_i > 0.5]`, so it
+//! is computed without gradient, in f64 (O(N²) per stream): on the host for CPU tensors, by one
+//! warp per stream on the GPU (no copy to the host and no wait for the GPU in the training
+//! step); only `q_i` carries gradient, through the fused Bernoulli KL
+//! ([`crate::nn::bernoulli::bernoulli_kl`]).
 
-use candle_core::{DType, Result, Tensor};
+use candle_core::backend::BackendStorage;
+use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Tensor, WithDType};
 
-use crate::nn::dist::safe_log;
+use crate::nn::bernoulli::{bernoulli_kl, bernoulli_kl_composed};
+use crate::nn::cpu::storage_slice;
 
 /// `ρ_i` for one stream: `b` are the indicators in visiting order, `log_odds` the count prior.
 pub fn rho(b: &[bool], log_odds: f64) -> Vec<f64> {
@@ -44,6 +49,69 @@ pub fn rho(b: &[bool], log_odds: f64) -> Vec<f64> {
     out
 }
 
+/// `ρ (B, N)` of the presences `o (B, N)` (indicators `o > 0.5`), without gradient.
+struct CountRho {
+    log_odds: f64,
+}
+
+impl CountRho {
+    fn cpu<T: WithDType>(&self, o: &[T], n: usize) -> Vec<T> {
+        o.chunks(n.max(1))
+            .flat_map(|row| {
+                let ind: Vec<bool> = row.iter().map(|v| v.to_f64() > 0.5).collect();
+                rho(&ind, self.log_odds)
+            })
+            .map(T::from_f64)
+            .collect()
+    }
+}
+
+impl CustomOp1 for CountRho {
+    fn name(&self) -> &'static str {
+        "silot-count-prior-rho"
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
+        let (_, n) = l.shape().dims2()?;
+        let out = match s {
+            CpuStorage::F32(_) => CpuStorage::F32(self.cpu(storage_slice::<f32>(s, l)?, n)),
+            CpuStorage::F64(_) => CpuStorage::F64(self.cpu(storage_slice::<f64>(s, l)?, n)),
+            other => candle_core::bail!(
+                "count prior: presences must be F32 or F64, got {:?}",
+                other.dtype()
+            ),
+        };
+        Ok((out, l.shape().clone()))
+    }
+
+    #[cfg(feature = "cuda")]
+    fn cuda_fwd(
+        &self,
+        s: &candle_core::CudaStorage,
+        l: &Layout,
+    ) -> Result<(candle_core::CudaStorage, Shape)> {
+        use crate::nn::cuda;
+        let dims = l.shape().dims2()?;
+        let dev = s.device();
+        let st = if cuda::is_f32(s)? {
+            cuda::storage(cuda::count_rho::<f32>((s, l), dims, self.log_odds)?, dev)
+        } else {
+            cuda::storage(cuda::count_rho::<f64>((s, l), dims, self.log_odds)?, dev)
+        };
+        Ok((st, l.shape().clone()))
+    }
+}
+
+/// `ρ (B, N)` of presences `o (B, N)` in visiting order (no gradient), in `o`'s dtype.
+pub fn count_rho(o: &Tensor, log_odds: f64) -> Result<Tensor> {
+    o.dims2()?;
+    let o = match o.dtype() {
+        DType::F32 | DType::F64 => o.detach(),
+        _ => o.to_dtype(DType::F32)?,
+    };
+    o.contiguous()?.apply_op1_no_bwd(&CountRho { log_odds })
+}
+
 /// Count-prior KL per object.
 ///
 /// * `q`: `(B, N)` Bernoulli probabilities in visiting order (props' per-step survival
@@ -54,6 +122,21 @@ pub fn rho(b: &[bool], log_odds: f64) -> Vec<f64> {
 /// Returns `(B, N)` KL values.
 pub fn count_prior_kl(q: &Tensor, o: &Tensor, log_odds: f64) -> Result<Tensor> {
     let (b, n) = q.dims2()?;
+    if o.dims() != [b, n] {
+        candle_core::bail!(
+            "count prior: q {:?} and o {:?} must both be (B, N)",
+            q.dims(),
+            o.dims()
+        );
+    }
+    let r = count_rho(o, log_odds)?.to_dtype(q.dtype())?;
+    bernoulli_kl(q, &r)
+}
+
+/// [`count_prior_kl`] with `ρ` computed on the host and the KL composed from candle ops: the
+/// reference of the tests.
+pub fn count_prior_kl_composed(q: &Tensor, o: &Tensor, log_odds: f64) -> Result<Tensor> {
+    let (b, n) = q.dims2()?;
     let ov: Vec<f32> = o.to_dtype(DType::F32)?.flatten_all()?.to_vec1()?;
     let mut rhos = Vec::with_capacity(b * n);
     for bi in 0..b {
@@ -61,11 +144,7 @@ pub fn count_prior_kl(q: &Tensor, o: &Tensor, log_odds: f64) -> Result<Tensor> {
         rhos.extend(rho(&ind, log_odds));
     }
     let r = Tensor::from_vec(rhos, (b, n), q.device())?.to_dtype(q.dtype())?;
-    let one_q = q.affine(-1.0, 1.0)?;
-    let one_r = r.affine(-1.0, 1.0)?;
-    let on = q.mul(&(safe_log(q)? - safe_log(&r)?)?)?;
-    let off = one_q.mul(&(safe_log(&one_q)? - safe_log(&one_r)?)?)?;
-    on + off
+    bernoulli_kl_composed(q, &r)
 }
 
 #[cfg(test)]
@@ -135,6 +214,54 @@ mod tests {
             .unwrap();
         assert!(kl.iter().all(|v| v.abs() < 1e-5), "{kl:?}");
     }
+
+    /// The fused path (ρ by the op: one warp per stream on the GPU) equals the host-ρ composed
+    /// reference in value and gradient, for several prior strengths and a long stream (more
+    /// objects than a warp has lanes).
+    fn fused_agrees_with_composed(dev: &candle_core::Device) {
+        use crate::rng::SeededRng;
+        use candle_core::Var;
+        let mut rng = SeededRng::new(41);
+        for (b, n) in [(3, 7), (2, 75)] {
+            let q = Var::from_tensor(
+                &rng.uniform(&[b, n], 0.01, 0.99, dev)
+                    .unwrap()
+                    .to_dtype(DType::F64)
+                    .unwrap(),
+            )
+            .unwrap();
+            let o = rng
+                .uniform(&[b, n], 0.0, 1.0, dev)
+                .unwrap()
+                .to_dtype(DType::F64)
+                .unwrap();
+            for lo in [3.9, 0.0, -2.0, (0.0125f64).ln()] {
+                let run = |fused: bool| {
+                    let kl = match fused {
+                        true => count_prior_kl(&q, &o, lo).unwrap(),
+                        false => count_prior_kl_composed(&q, &o, lo).unwrap(),
+                    };
+                    let g = kl.sum_all().unwrap().backward().unwrap();
+                    (kl, g.get(&q).unwrap().clone())
+                };
+                let ((k1, g1), (k0, g0)) = (run(true), run(false));
+                let (ek, eg) = (
+                    crate::testing::max_abs_diff(&k1, &k0),
+                    crate::testing::max_abs_diff(&g1, &g0),
+                );
+                assert!(
+                    ek < 1e-9 && eg < 1e-8,
+                    "({b}, {n}) log-odds {lo}: {ek} {eg}"
+                );
+            }
+        }
+    }
+
+    crate::test_device!(
+        fused_agrees_with_composed,
+        count_prior_fused_cpu,
+        count_prior_fused_cuda
+    );
 
     #[test]
     fn gradient_flows_only_through_q_and_matches_finite_differences() {

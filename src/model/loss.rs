@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::NormalPrior;
 use super::latent::NormalLatent;
-use crate::nn::dist::{bernoulli_nll, normal_kl, normal_kl_fixed};
+use crate::nn::bernoulli::bernoulli_nll_fused;
+use crate::nn::dist::{normal_kl, normal_kl_fixed};
 use crate::nn::weighted_kl::weighted_kl_fixed;
 
 /// `(B, ...)` → scalar: sum over non-batch axes, mean over the batch.
@@ -54,9 +55,9 @@ pub fn pres_weighted_static(
     }
 }
 
-/// Reconstruction loss `mean_sum(BCE(x̂, x))`: `(B, 3, H, W)` each.
+/// Reconstruction loss `mean_sum(BCE(x̂, x))`: `(B, 3, H, W)` each; differentiable in `x_hat`.
 pub fn reconstruction(x_hat: &Tensor, x: &Tensor) -> Result<Tensor> {
-    mean_sum(&bernoulli_nll(x_hat, x)?)
+    mean_sum(&bernoulli_nll_fused(x_hat, x)?)
 }
 
 /// Scalar loss terms of one step (or summed over a clip), as differentiable tensors.

@@ -734,6 +734,64 @@ pub(crate) fn weighted_kl<T: KernelFloat>(
     Ok(out)
 }
 
+/// Elementwise Bernoulli NLL (`kind` 0) or KL (`kind` 1) of `a` against `b`, or with `backward`
+/// its derivative in `a` (`nn::bernoulli`); both contiguous, `n` values.
+pub(crate) fn bernoulli<T: KernelFloat>(
+    a: (&CudaStorage, &Layout),
+    b: (&CudaStorage, &Layout),
+    n: usize,
+    kind: i32,
+    backward: bool,
+) -> Result<CudaSlice<T>> {
+    let dev = a.0.device();
+    let (av, bv) = (view::<T>(a.0, a.1)?, view::<T>(b.0, b.1)?);
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(n.max(1))? };
+    let func = dev.get_or_load_custom_func(&format!("bernoulli_{}", T::SUFFIX), MODULE, PTX)?;
+    let (n32, bw) = (u32_len(n, "elements")?, backward as i32);
+    let mut lb = func.builder();
+    lb.arg(&av).arg(&bv).arg(&out).arg(&n32).arg(&kind).arg(&bw);
+    let cfg = LaunchConfig {
+        grid_dim: (blocks(n, 256)?.min(65_535), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // SAFETY: argument list matches `bernoulli_*` in kernels.cu (grid-stride over n values;
+    // both inputs hold n values).
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
+/// The count prior's `ρ (B, N)` from the presences `o (B, N)` (contiguous) in visiting order
+/// (`model::count_prior`): one warp per stream, the count distribution in shared memory.
+pub(crate) fn count_rho<T: KernelFloat>(
+    o: (&CudaStorage, &Layout),
+    (b, n): (usize, usize),
+    log_odds: f64,
+) -> Result<CudaSlice<T>> {
+    let dev = o.0.device();
+    let ov = view::<T>(o.0, o.1)?;
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>((b * n).max(1))? };
+    let shared = (n + 1) * std::mem::size_of::<f64>();
+    if shared > 48 * 1024 {
+        candle_core::bail!("count prior: {n} objects per stream exceed the kernel's shared memory");
+    }
+    let func = dev.get_or_load_custom_func(&format!("count_rho_{}", T::SUFFIX), MODULE, PTX)?;
+    let n32 = int(n, "objects per stream")?;
+    let mut lb = func.builder();
+    lb.arg(&ov).arg(&out).arg(&n32).arg(&log_odds);
+    let cfg = LaunchConfig {
+        grid_dim: (u32_len(b.max(1), "streams")?, 1, 1),
+        block_dim: (32, 1, 1),
+        shared_mem_bytes: shared as u32,
+    };
+    // SAFETY: argument list matches `count_rho_*` in kernels.cu (one warp per stream, N + 1
+    // doubles of dynamic shared memory); `o` and `out` hold B·N values.
+    unsafe { lb.launch(cfg) }.w()?;
+    Ok(out)
+}
+
 /// `x · σ(logit + shift)` over `x (N, C, P)`, `logit (N, P)` (`nn::epilogue::gate_channels`).
 pub(crate) fn gate_channels<T: KernelFloat>(
     x: (&CudaStorage, &Layout),

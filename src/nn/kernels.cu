@@ -1052,3 +1052,97 @@ __device__ void weighted_kl(const T *m, const T *s, const T *w, T *out, unsigned
     }
 WEIGHTED_KL(f32, float)
 WEIGHTED_KL(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// Elementwise Bernoulli terms with the reference's safe log, sl(x) = log(x + 1e-9), -100 where
+// that is not finite (nn::bernoulli). kind 0: the likelihood's NLL f(a = x_hat; b = x) =
+// -[b sl(a) + (1-b) sl(1-a)]; kind 1: KL(Bern(a) || Bern(b)) = a (sl(a) - sl(b)) + (1-a)
+// (sl(1-a) - sl(1-b)). backward != 0 writes df/da instead (b carries no gradient), where
+// sl'(x) = 1/(x + 1e-9), 0 where sl(x) was not finite. One thread per element.
+template <typename T>
+__device__ __forceinline__ T safe_log_val(T x, T *d) {
+    const T v = x + (T)1e-9;
+    const T y = log(v);
+    const bool ok = isfinite(y);
+    *d = ok ? (T)1 / v : (T)0;
+    return ok ? y : (T)-100;
+}
+
+template <typename T>
+__device__ void bernoulli_term(const T *a, const T *b, T *out, unsigned int n, int kind,
+                               int backward) {
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += blockDim.x * gridDim.x) {
+        const T x = a[i], y = b[i];
+        T da, dna, db, dnb;
+        const T la = safe_log_val(x, &da), lna = safe_log_val((T)1 - x, &dna);
+        T r;
+        if (kind == 0) {
+            r = backward ? -(y * da - ((T)1 - y) * dna) : -(y * la + ((T)1 - y) * lna);
+        } else {
+            const T lb = safe_log_val(y, &db), lnb = safe_log_val((T)1 - y, &dnb);
+            r = backward ? la - lb + x * da - lna + lnb - ((T)1 - x) * dna
+                         : x * (la - lb) + ((T)1 - x) * (lna - lnb);
+        }
+        out[i] = r;
+    }
+}
+
+#define BERNOULLI(NAME, T)                                                                       \
+    extern "C" __global__ void bernoulli_##NAME(const T *a, const T *b, T *out, unsigned int n,  \
+                                                int kind, int backward) {                        \
+        bernoulli_term<T>(a, b, out, n, kind, backward);                                         \
+    }
+BERNOULLI(f32, float)
+BERNOULLI(f64, double)
+
+// SPAIR count prior's rho (model::count_prior, reference §4.4), one warp per stream: o (B, N)
+// presences in visiting order (indicator o > 0.5), rho (B, N). The count distribution pi (N + 1
+// values, f64 in dynamic shared memory; lane l owns n = l, l + 32, ...) starts at p^n, p =
+// sigmoid(log_odds); per object i: rho_i = sum_n pi(n) a_i(n), a_i(n) = clip((n - c)/(N - i),
+// 0, 1), then pi *= a_i (indicator on) or 1 - a_i (off), renormalised (floor 1e-6), c += b_i.
+__device__ __forceinline__ double warp_all_sum(double v) {
+    return __shfl_sync(0xffffffffu, warp_sum(v), 0);
+}
+
+template <typename T>
+__device__ void count_rho(const T *o, T *rho, int N, double log_odds) {
+    extern __shared__ double pi[];
+    const int lane = threadIdx.x;
+    const T *ob = o + (size_t)blockIdx.x * N;
+    T *rb = rho + (size_t)blockIdx.x * N;
+    const double lp = log(1.0 / (1.0 + exp(-log_odds)));
+    const double mx = fmax(0.0, N * lp);  // the largest n * lp (lp <= 0: n = 0)
+    double s = 0.0;
+    for (int n = lane; n <= N; n += 32) {
+        pi[n] = exp(n * lp - mx);
+        s += pi[n];
+    }
+    s = warp_all_sum(s);
+    for (int n = lane; n <= N; n += 32) pi[n] /= s;
+    double c = 0.0;
+    for (int i = 0; i < N; ++i) {
+        const double rem = (double)(N - i);
+        double r = 0.0;
+        for (int n = lane; n <= N; n += 32) r += pi[n] * fmin(fmax((n - c) / rem, 0.0), 1.0);
+        r = warp_sum(r);
+        if (lane == 0) rb[i] = (T)r;
+        const bool on = ob[i] > (T)0.5;
+        double norm = 0.0;
+        for (int n = lane; n <= N; n += 32) {
+            const double a = on ? (n - c) / rem : (rem - n + c) / rem;
+            pi[n] *= fmin(fmax(a, 0.0), 1.0);
+            norm += pi[n];
+        }
+        norm = fmax(warp_all_sum(norm), 1e-6);
+        for (int n = lane; n <= N; n += 32) pi[n] /= norm;
+        c = rint(c + (on ? 1.0 : 0.0));
+    }
+}
+
+#define COUNT_RHO(NAME, T)                                                                       \
+    extern "C" __global__ void count_rho_##NAME(const T *o, T *rho, int N, double log_odds) {   \
+        count_rho<T>(o, rho, N, log_odds);                                                       \
+    }
+COUNT_RHO(f32, float)
+COUNT_RHO(f64, double)

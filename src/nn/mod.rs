@@ -5,12 +5,13 @@
 //! attention kernel and its fused inference form.
 
 pub mod backbone;
+pub mod bernoulli;
 pub mod conv;
-mod cpu;
+pub(crate) mod cpu;
 #[cfg(feature = "cuda")]
 mod cublaslt;
 #[cfg(feature = "cuda")]
-mod cuda;
+pub(crate) mod cuda;
 pub mod dist;
 pub mod epilogue;
 pub mod fused_adam;
