@@ -51,6 +51,10 @@ struct Args {
     /// Keep cudarc's per-buffer event tracking on (before `silot::nn::prepare_device`).
     #[arg(long)]
     event_tracking: bool,
+    /// Leave the CUDA memory pool's release threshold at the driver's default (before
+    /// `silot::nn::set_pool_caching`).
+    #[arg(long)]
+    no_pool_caching: bool,
     /// Render the reconstruction in inference steps (the encoder alone does not need it).
     #[arg(long)]
     reconstruct: bool,
@@ -388,6 +392,9 @@ fn infer(
 
 fn main() -> Result<()> {
     let args = Args::parse();
+    if args.no_pool_caching {
+        silot::nn::set_pool_caching(false);
+    }
     let dev = if args.event_tracking && args.device == DeviceArg::Cuda {
         Device::new_cuda(0)?
     } else {
@@ -454,7 +461,11 @@ fn main() -> Result<()> {
         },
         silot::nn::dense_fusion()
     );
-    println!("cudarc event tracking: {}", args.event_tracking);
+    println!(
+        "cudarc event tracking: {}, memory pool keeps freed memory: {}",
+        args.event_tracking,
+        silot::nn::pool_caching()
+    );
     if only.contains(&"ops") && !args.host_kernels {
         ops(&dev, args.iters)?;
     }

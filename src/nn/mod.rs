@@ -48,6 +48,7 @@ static FUSED_ATTENTION: Switch = Switch::on();
 static FUSED_OPTIMIZER: Switch = Switch::on();
 static DEVICE_NOISE: Switch = Switch::on();
 static FUSED_EPILOGUES: Switch = Switch::on();
+static POOL_CACHING: Switch = Switch::on();
 static HALF_BACKBONE: Switch = Switch(std::sync::atomic::AtomicBool::new(false));
 static DENSE_FUSION: std::sync::atomic::AtomicU8 =
     std::sync::atomic::AtomicU8::new(DenseFusion::ReducedPrecision as u8);
@@ -151,20 +152,66 @@ pub fn fused_epilogues() -> bool {
     FUSED_EPILOGUES.get()
 }
 
+/// Whether [`prepare_device`] makes the GPU's memory pool keep freed memory (the default) or
+/// leaves the driver's default, which returns it to the system at every synchronisation (the
+/// path before; set it before opening the device).
+pub fn set_pool_caching(enabled: bool) {
+    POOL_CACHING.set(enabled);
+}
+
+/// See [`set_pool_caching`].
+pub fn pool_caching() -> bool {
+    POOL_CACHING.get()
+}
+
 /// Prepare `dev` for SILOT's single-stream use. On CUDA this turns off cudarc's event tracking:
 /// by default every buffer carries two CUDA events that each kernel launch records and each drop
 /// waits on — host time per op that matters only when buffers cross streams, which candle's one
-/// stream per device never does. The CLI, the benchmarks and the test device call it; library
-/// users who open their own `Device::new_cuda` should too. No-op on the CPU.
+/// stream per device never does. With [`pool_caching`] on (the default) it also sets the
+/// device's default memory pool (where candle's stream-ordered allocations come from) to keep
+/// freed memory instead of releasing it at each synchronisation: the training step allocates
+/// ~33k buffers, and after every host wait (one per frame) re-mapping released memory made
+/// allocation and free ~3 µs each, ~100 ms of host time per Space Invaders step at B 64
+/// (`benches/results/cuda_train_step_profile.md`). The pool then holds the step's peak memory
+/// until the process exits. The CLI, the benchmarks and the test device call it; library users
+/// who open their own `Device::new_cuda` should too. No-op on the CPU.
 pub fn prepare_device(dev: &candle_core::Device) {
     #[cfg(feature = "cuda")]
     if let candle_core::Device::Cuda(c) = dev {
         // SAFETY: candle issues all work of a device on its single stream, so stream order
         // already sequences every buffer's reads, writes and frees.
         unsafe { c.disable_event_tracking() }
+        if pool_caching() {
+            if let Err(e) = keep_pool_memory(c) {
+                tracing::warn!("could not make the CUDA memory pool keep freed memory: {e}");
+            }
+        }
     }
     #[cfg(not(feature = "cuda"))]
     let _ = dev;
+}
+
+/// Sets the release threshold of `dev`'s default memory pool to "never".
+#[cfg(feature = "cuda")]
+fn keep_pool_memory(dev: &candle_core::CudaDevice) -> Result<(), String> {
+    use candle_core::cuda_backend::cudarc::driver::sys;
+    let stream = dev.cuda_stream();
+    let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+    let mut threshold = u64::MAX;
+    // SAFETY: driver calls on the device candle opened (a device handle, no context needed);
+    // `pool` and `threshold` outlive the calls, and this attribute takes a cuuint64_t.
+    unsafe {
+        sys::cuDeviceGetDefaultMemPool(&mut pool, stream.context().cu_device())
+            .result()
+            .map_err(|e| e.to_string())?;
+        sys::cuMemPoolSetAttribute(
+            pool,
+            sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+            &mut threshold as *mut u64 as *mut std::ffi::c_void,
+        )
+        .result()
+        .map_err(|e| e.to_string())
+    }
 }
 
 /// Weight of one bilinear corner in the composed references: `(1 - f)` for the lower neighbour
