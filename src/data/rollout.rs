@@ -115,6 +115,11 @@ impl EpisodeStream {
         }
     }
 
+    /// Use `opts` for the next clips (e.g. another clip length); the running episode goes on.
+    pub fn set_options(&mut self, opts: RolloutOptions) {
+        self.opts = opts;
+    }
+
     /// Take `n` random steps; `false` if the episode ended (the stream then needs a reset).
     fn advance(&mut self, env: &mut dyn Env, n: usize, rng: &mut ChaCha8Rng) -> Result<bool> {
         let Some(last) = self.last.as_mut() else {

@@ -435,20 +435,22 @@ type Pending<'src, 'scope> =
 
 /// Makes the next step's batch on a background thread while the current step trains (env
 /// rollouts on the host overlap the model step on the device). Batches are identical to
-/// sequential ones; a prefetched batch for a step other than the one asked for is dropped.
+/// sequential ones; a prefetched batch for another step or another clip spec than the one asked
+/// for is dropped.
 struct Prefetcher<'src, 'scope> {
     source: Option<&'src mut dyn ClipSource>,
     pending: Option<Pending<'src, 'scope>>,
-    spec: ClipSpec,
+    /// Spec of the pending batch.
+    pending_spec: Option<ClipSpec>,
     seed: u64,
 }
 
 impl<'src, 'scope> Prefetcher<'src, 'scope> {
-    fn new(source: &'src mut dyn ClipSource, spec: ClipSpec, seed: u64) -> Self {
+    fn new(source: &'src mut dyn ClipSource, seed: u64) -> Self {
         Self {
             source: Some(source),
             pending: None,
-            spec,
+            pending_spec: None,
             seed,
         }
     }
@@ -465,10 +467,11 @@ impl<'src, 'scope> Prefetcher<'src, 'scope> {
         Ok(Some((step, batch)))
     }
 
-    /// The batch of `step` (prefetched if it was started, else made now).
-    fn take(&mut self, step: u64) -> Result<ClipBatch> {
+    /// The batch of `step` with `spec` (prefetched if it was started so, else made now).
+    fn take(&mut self, step: u64, spec: &ClipSpec) -> Result<ClipBatch> {
+        let pending_spec = self.pending_spec.take();
         if let Some((s, batch)) = self.join()? {
-            if s == step {
+            if s == step && pending_spec.as_ref() == Some(spec) {
                 return batch;
             }
         }
@@ -476,18 +479,23 @@ impl<'src, 'scope> Prefetcher<'src, 'scope> {
             .source
             .as_deref_mut()
             .ok_or_else(|| Error::Invalid("clip source missing after prefetch".into()))?;
-        batch_for_step(src, &self.spec, self.seed, step)
+        batch_for_step(src, spec, self.seed, step)
     }
 
-    /// Start making the batch of `step` in the background.
-    fn start<'env>(&mut self, scope: &'scope std::thread::Scope<'scope, 'env>, step: u64)
-    where
+    /// Start making the batch of `step` with `spec` in the background.
+    fn start<'env>(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        step: u64,
+        spec: ClipSpec,
+    ) where
         'src: 'scope,
     {
         let Some(src) = self.source.take() else {
             return;
         };
-        let (spec, seed) = (self.spec, self.seed);
+        self.pending_spec = Some(spec);
+        let seed = self.seed;
         self.pending = Some(scope.spawn(move || {
             let batch = batch_for_step(&mut *src, &spec, seed, step);
             (src, step, batch)
@@ -551,22 +559,25 @@ pub fn run_with_validator(
     let start = Instant::now();
     let mut last = LossBreakdown::default();
     let mut timed_out = false;
-    let spec = ClipSpec {
+    // Clips as long as the frames curriculum trains on at that step (rolling out 8 frames for
+    // a 2-frame step made the clip source the bottleneck of the early phases on the GPU).
+    let spec_at = |stage: usize, stage_step: u64| ClipSpec {
         batch: t.batch_size,
-        n_frames: t.n_frames,
+        n_frames: schedule::n_frames(&t, stage, stage_step),
         crop: t.crop,
     };
     std::thread::scope(|scope| -> Result<()> {
-        let mut prefetch = Prefetcher::new(source, spec, t.seed);
+        let mut prefetch = Prefetcher::new(source, t.seed);
         let mut data_wait = 0.0;
         while trainer.progress.global_step < max_steps && !trainer.progress.finished {
             let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
             let gs0 = trainer.progress.global_step;
             let wait = Instant::now();
-            let batch = prefetch.take(gs0)?;
+            let batch = prefetch.take(gs0, &spec_at(stage, step))?;
             data_wait += wait.elapsed().as_secs_f64();
             if gs0 + 1 < max_steps {
-                prefetch.start(scope, gs0 + 1);
+                // The next step's spec if the stage goes on (a new stage re-makes its batch).
+                prefetch.start(scope, gs0 + 1, spec_at(stage, step + 1));
             }
             let frames = batch.frames_tensor(&opts.device)?;
             let offsets = batch.offsets_tensor(&opts.device)?;

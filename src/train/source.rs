@@ -302,6 +302,9 @@ impl RolloutSource {
             if self.streams.len() != n {
                 self.streams = vec![crate::data::EpisodeStream::new(*opts, gap); n];
             }
+            // This batch's clip length (it changes with the frames curriculum); the episodes
+            // run on.
+            self.streams.iter_mut().for_each(|st| st.set_options(*opts));
         }
         let continuing = self.max_gap.is_some();
         let one_clip = |env: &mut dyn Env,
@@ -581,5 +584,38 @@ mod tests {
             new_episodes >= 4,
             "20-step episodes end and are replaced ({new_episodes})"
         );
+    }
+
+    /// The clip length may change between batches (the frames curriculum asks for 2, then 4,
+    /// 6 and 8 frames): each batch has the length asked for, and the episodes run on across
+    /// the change.
+    #[test]
+    fn continuing_clips_follow_a_change_of_length() {
+        let mut src = RolloutSource::continuing((0..2).map(|_| counter()).collect(), 0, 0).unwrap();
+        let mut rng = SeededRng::new(5);
+        let mut last_end = None;
+        for n_frames in [2, 4, 3] {
+            let spec = ClipSpec {
+                batch: 2,
+                n_frames,
+                crop: None,
+            };
+            let x = src.next_batch(&spec, &mut rng).unwrap();
+            assert_eq!(x.frames.dim().1, n_frames);
+            // Slot 0 (env 0), gap 0: the clip starts where the previous one ended (same
+            // episode) or at a fresh reset.
+            let (t0, tn) = (
+                x.frames[[0, 0, 0, 0, 1]],
+                x.frames[[0, n_frames - 1, 0, 0, 1]],
+            );
+            assert_eq!(tn, t0 + n_frames as u8 - 1, "consecutive frames");
+            if let Some(end) = last_end {
+                assert!(
+                    t0 == end || t0 == 0,
+                    "clip starts at {t0}, previous ended at {end}"
+                );
+            }
+            last_end = Some(tn);
+        }
     }
 }
