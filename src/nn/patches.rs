@@ -582,6 +582,33 @@ mod tests {
 
     use crate::testing::max_abs_diff;
 
+    /// The reference: candle's `conv2d` + ReLU on the explicitly zero-padded channels-last `x`
+    /// (`pad` = top, bottom, left, right), returned channels-first.
+    fn candle_conv_relu(
+        x: &Tensor,
+        w: &Tensor,
+        bias: &Tensor,
+        stride: usize,
+        pad: [usize; 4],
+    ) -> Tensor {
+        let padded = x
+            .pad_with_zeros(1, pad[0], pad[1])
+            .unwrap()
+            .pad_with_zeros(2, pad[2], pad[3])
+            .unwrap()
+            .permute((0, 3, 1, 2))
+            .unwrap();
+        let cfg = candle_nn::Conv2dConfig {
+            stride,
+            ..Default::default()
+        };
+        candle_nn::Conv2d::new(w.clone(), Some(bias.clone()), cfg)
+            .forward(&padded)
+            .unwrap()
+            .relu()
+            .unwrap()
+    }
+
     /// Virtual padding and a pending `relu(x + b)` equal candle's conv2d on the explicitly
     /// activated, zero-padded input; `channels` 4 and 8 take the float4 path on the GPU.
     fn check_padded_deferred(dev: &Device, dtype: DType, tol: f64) {
@@ -605,22 +632,7 @@ mod tests {
                 .unwrap();
             let bias = rng.normal(&[co], dev).unwrap().to_dtype(dtype).unwrap();
             let act = x.broadcast_add(&b_in).unwrap().relu().unwrap();
-            let padded = act
-                .pad_with_zeros(1, pad[0], pad[1])
-                .unwrap()
-                .pad_with_zeros(2, pad[2], pad[3])
-                .unwrap()
-                .permute((0, 3, 1, 2))
-                .unwrap();
-            let cfg = candle_nn::Conv2dConfig {
-                stride: s,
-                ..Default::default()
-            };
-            let want = candle_nn::Conv2d::new(wt.clone(), Some(bias.clone()), cfg)
-                .forward(&padded)
-                .unwrap()
-                .relu()
-                .unwrap();
+            let want = candle_conv_relu(&act, &wt, &bias, s, pad);
             let input = PatchInput {
                 pad,
                 bias_relu: Some(&b_in),
@@ -740,21 +752,7 @@ mod tests {
             let x = Var::from_tensor(&f64_of(rng.normal(&[2, h, w, ci], dev).unwrap())).unwrap();
             let wt = Var::from_tensor(&f64_of(rng.normal(&[co, ci, k, k], dev).unwrap())).unwrap();
             let bias = Var::from_tensor(&f64_of(rng.normal(&[co], dev).unwrap())).unwrap();
-            // Reference: candle's conv2d on the padded channels-first input.
-            let padded = x
-                .pad_with_zeros(1, pad[0], pad[1])
-                .unwrap()
-                .pad_with_zeros(2, pad[2], pad[3])
-                .unwrap()
-                .permute((0, 3, 1, 2))
-                .unwrap();
-            let cfg = candle_nn::Conv2dConfig {
-                stride: s,
-                ..Default::default()
-            };
-            let conv =
-                candle_nn::Conv2d::new(wt.as_tensor().clone(), Some(bias.as_tensor().clone()), cfg);
-            let want = conv.forward(&padded).unwrap().relu().unwrap();
+            let want = candle_conv_relu(&x, &wt, &bias, s, pad);
             let input = PatchInput {
                 pad,
                 channels_first: cf,
