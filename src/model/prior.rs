@@ -10,7 +10,7 @@ use candle_nn::VarBuilder;
 
 use super::config::ModelConfig;
 use super::latent::LatentSampler;
-use super::loss::{kl_learned, mean_sum, pres_weighted};
+use super::loss::{mean_sum, pres_weighted_learned};
 use super::objects::Objects;
 use super::propagation::{PropagationLayer, PropagationOut};
 use crate::nn::dist::logistic_log_density;
@@ -47,11 +47,15 @@ impl LearnedPrior {
     /// `Σ_k [log q(s_k) − log p(s_k)]` (logistic densities at the posterior's pre-sigmoid sample,
     /// not pres-weighted). Both scalars (`mean_sum`).
     pub fn kl(&self, q: &PropagationOut, p: &PropagationOut) -> Result<(Tensor, Tensor)> {
-        let w = &q.objects.pres;
-        let normal = (pres_weighted(&kl_learned(&q.d_yx, &p.d_yx)?, w)?
-            + pres_weighted(&kl_learned(&q.hw, &p.hw)?, w)?)?;
-        let normal = (normal + pres_weighted(&kl_learned(&q.d_what, &p.d_what)?, w)?)?;
-        let normal = (normal + pres_weighted(&kl_learned(&q.d_depth, &p.d_depth)?, w)?)?;
+        let normal = pres_weighted_learned(
+            &[
+                (&q.d_yx, &p.d_yx),
+                (&q.hw, &p.hw),
+                (&q.d_what, &p.d_what),
+                (&q.d_depth, &p.d_depth),
+            ],
+            &q.objects.pres,
+        )?;
         let s = &q.d_pres.pre_sigmoid;
         let lq = logistic_log_density(s, &q.d_pres.log_odds, self.concrete_temp)?;
         let lp = logistic_log_density(s, &p.d_pres.log_odds, self.concrete_temp)?;
