@@ -92,12 +92,7 @@ impl CustomOp1 for CountRho {
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use crate::nn::cuda;
         let dims = l.shape().dims2()?;
-        let dev = s.device();
-        let st = if cuda::is_f32(s)? {
-            cuda::storage(cuda::count_rho::<f32>((s, l), dims, self.log_odds)?, dev)
-        } else {
-            cuda::storage(cuda::count_rho::<f64>((s, l), dims, self.log_odds)?, dev)
-        };
+        let st = cuda::by_float!(s, T => cuda::count_rho::<T>((s, l), dims, self.log_odds)?);
         Ok((st, l.shape().clone()))
     }
 }

@@ -111,19 +111,9 @@ impl CustomOp2 for BernoulliTerm {
         l2: &Layout,
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
-        let (dev, n) = (s1.device(), l1.shape().elem_count());
+        let n = l1.shape().elem_count();
         let (kind, bw) = (self.kind as i32, self.backward);
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(
-                cuda::bernoulli::<f32>((s1, l1), (s2, l2), n, kind, bw)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::bernoulli::<f64>((s1, l1), (s2, l2), n, kind, bw)?,
-                dev,
-            )
-        };
+        let st = cuda::by_float!(s1, T => cuda::bernoulli::<T>((s1, l1), (s2, l2), n, kind, bw)?);
         Ok((st, l1.shape().clone()))
     }
 

@@ -68,6 +68,24 @@ pub(crate) fn is_f32(s: &CudaStorage) -> Result<bool> {
     }
 }
 
+/// The storage of `$call` run with the element type `$t` = `f32` or `f64`, as the F32/F64
+/// storage `$s` has (an error for other dtypes), on `$s`'s device: the dtype dispatch of every
+/// custom op's `cuda_fwd`. `$call` yields a `CudaSlice<$t>` and may use `?`.
+macro_rules! by_float {
+    ($s:expr, $t:ident => $call:expr) => {{
+        let s = $s;
+        let dev = s.device();
+        if $crate::nn::cuda::is_f32(s)? {
+            type $t = f32;
+            $crate::nn::cuda::storage($call, dev)
+        } else {
+            type $t = f64;
+            $crate::nn::cuda::storage($call, dev)
+        }
+    }};
+}
+pub(crate) use by_float;
+
 /// Sampler geometry `(B, C, H, W, K, gh, gw)`.
 pub(crate) type GlimpseDims = (usize, usize, usize, usize, usize, usize, usize);
 

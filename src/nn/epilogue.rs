@@ -77,12 +77,7 @@ impl CustomOp2 for BiasAct {
         l2: &Layout,
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::bias_act::<f32>((s1, l1), (s2, l2), self.relu)?, dev)
-        } else {
-            cuda::storage(cuda::bias_act::<f64>((s1, l1), (s2, l2), self.relu)?, dev)
-        };
+        let st = cuda::by_float!(s1, T => cuda::bias_act::<T>((s1, l1), (s2, l2), self.relu)?);
         Ok((st, l1.shape().clone()))
     }
 
@@ -210,22 +205,12 @@ impl CustomOp2 for MaskedGrad {
         l2: &Layout,
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
-        let dev = s1.device();
         let (kind, lo, hi) = match self.0 {
             Mask::Positive => (0, 0.0, 0.0),
             Mask::Within(lo, hi) => (1, lo, hi),
         };
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(
-                cuda::masked_grad::<f32>((s1, l1), (s2, l2), kind, lo, hi)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::masked_grad::<f64>((s1, l1), (s2, l2), kind, lo, hi)?,
-                dev,
-            )
-        };
+        let st =
+            cuda::by_float!(s1, T => cuda::masked_grad::<T>((s1, l1), (s2, l2), kind, lo, hi)?);
         Ok((st, l1.shape().clone()))
     }
 }
@@ -281,12 +266,7 @@ impl candle_core::CustomOp1 for Clamp {
         l: &Layout,
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
-        let dev = s.device();
-        let st = if cuda::is_f32(s)? {
-            cuda::storage(cuda::clamp::<f32>((s, l), self.lo, self.hi)?, dev)
-        } else {
-            cuda::storage(cuda::clamp::<f64>((s, l), self.lo, self.hi)?, dev)
-        };
+        let st = cuda::by_float!(s, T => cuda::clamp::<T>((s, l), self.lo, self.hi)?);
         Ok((st, l.shape().clone()))
     }
 
@@ -398,24 +378,13 @@ impl CustomOp2 for GateChannels {
         l2: &Layout,
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
-        let dev = s1.device();
         let (_, c, p) = l1.shape().dims3()?;
         let rs = row_stride(l2).ok_or_else(|| {
             candle_core::Error::Msg("gate_channels: logit rows are not evenly strided".into())
         })?;
         let (row, shape) = self.out_shape(l1)?;
         let geo = (c, p, rs, row);
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(
-                cuda::gate_channels::<f32>((s1, l1), (s2, l2), geo, self.shift)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::gate_channels::<f64>((s1, l1), (s2, l2), geo, self.shift)?,
-                dev,
-            )
-        };
+        let st = cuda::by_float!(s1, T => cuda::gate_channels::<T>((s1, l1), (s2, l2), geo, self.shift)?);
         Ok((st, shape))
     }
 

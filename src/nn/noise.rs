@@ -79,17 +79,7 @@ impl CustomOp1 for NoiseOp {
         use super::cuda;
         let n = l.shape().elem_count();
         let dev = s.device();
-        let st = if cuda::is_f32(s)? {
-            cuda::storage(
-                cuda::counter_noise::<f32>(dev, n, self.key, self.noise)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::counter_noise::<f64>(dev, n, self.key, self.noise)?,
-                dev,
-            )
-        };
+        let st = cuda::by_float!(s, T => cuda::counter_noise::<T>(dev, n, self.key, self.noise)?);
         Ok((st, l.shape().clone()))
     }
 }

@@ -260,11 +260,7 @@ impl CustomOp1 for PatchOp {
             },
             None => None,
         };
-        let st = if cuda::is_f32(s)? {
-            cuda::storage(cuda::patches_fwd::<f32>((s, l), bias_arg, &d)?, dev)
-        } else {
-            cuda::storage(cuda::patches_fwd::<f64>((s, l), bias_arg, &d)?, dev)
-        };
+        let st = cuda::by_float!(s, T => cuda::patches_fwd::<T>((s, l), bias_arg, &d)?);
         Ok((st, Self::out_shape(&d)))
     }
 
@@ -376,12 +372,7 @@ impl CustomOp1 for PatchGrad {
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
         self.check(l)?;
-        let dev = s.device();
-        let st = if cuda::is_f32(s)? {
-            cuda::storage(cuda::patches_bwd::<f32>((s, l), &self.dims)?, dev)
-        } else {
-            cuda::storage(cuda::patches_bwd::<f64>((s, l), &self.dims)?, dev)
-        };
+        let st = cuda::by_float!(s, T => cuda::patches_bwd::<T>((s, l), &self.dims)?);
         Ok((st, self.in_shape()))
     }
 }

@@ -203,12 +203,7 @@ impl CustomOp3 for RelationAttentionOp {
             cutoff_std: CUTOFF_STD,
         };
         let inputs = [(s1, l1), (s2, l2), (s3, l3)];
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::rel_attn_fwd::<f32>(inputs, &dims)?, dev)
-        } else {
-            cuda::storage(cuda::rel_attn_fwd::<f64>(inputs, &dims)?, dev)
-        };
+        let st = cuda::by_float!(s1, T => cuda::rel_attn_fwd::<T>(inputs, &dims)?);
         Ok((st, self.out_shape(b)))
     }
 }

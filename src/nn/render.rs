@@ -468,18 +468,8 @@ impl CustomOp3 for RenderOp {
         let d = dims(l1.shape(), l2.shape(), l3.shape())?;
         let rd = (d.b, d.k, d.c, d.sh, d.sw, d.h, d.w);
         let m = mode_arg(self.mode);
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(
-                cuda::render_fwd::<f32>((s1, l1), (s2, l2), (s3, l3), rd, m)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::render_fwd::<f64>((s1, l1), (s2, l2), (s3, l3), rd, m)?,
-                dev,
-            )
-        };
+        let st =
+            cuda::by_float!(s1, T => cuda::render_fwd::<T>((s1, l1), (s2, l2), (s3, l3), rd, m)?);
         Ok((st, Shape::from((d.b, d.c, d.h, d.w))))
     }
 
@@ -646,14 +636,7 @@ impl CustomOp3 for RenderBwdOp {
         let img = (d.b, d.c, d.h, d.w);
         let bg_l = Layout::contiguous_with_offset(img, l3.start_offset());
         let gr_l = Layout::contiguous_with_offset(img, l3.start_offset() + d.b * d.c * d.hw());
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            let v = cuda::render_bwd::<f32>((s1, l1), (s2, l2), (s3, &bg_l), (s3, &gr_l), rd, m)?;
-            cuda::storage(v, dev)
-        } else {
-            let v = cuda::render_bwd::<f64>((s1, l1), (s2, l2), (s3, &bg_l), (s3, &gr_l), rd, m)?;
-            cuda::storage(v, dev)
-        };
+        let st = cuda::by_float!(s1, T => cuda::render_bwd::<T>((s1, l1), (s2, l2), (s3, &bg_l), (s3, &gr_l), rd, m)?);
         let n = d.b * d.k * (d.sprite_len() + 4) + d.b * d.c * d.hw();
         Ok((st, Shape::from(n)))
     }

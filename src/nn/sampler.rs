@@ -274,12 +274,7 @@ impl CustomOp2 for GlimpseOp {
         let d = self.dims(l1.shape(), l2.shape())?;
         let (row, shape) = self.layout(&d);
         let gd = (d.b, d.c, d.h, d.w, d.k, d.gh, d.gw);
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::glimpse_fwd::<f32>((s1, l1), (s2, l2), gd, row)?, dev)
-        } else {
-            cuda::storage(cuda::glimpse_fwd::<f64>((s1, l1), (s2, l2), gd, row)?, dev)
-        };
+        let st = cuda::by_float!(s1, T => cuda::glimpse_fwd::<T>((s1, l1), (s2, l2), gd, row)?);
         Ok((st, shape))
     }
 
@@ -382,18 +377,8 @@ impl candle_core::CustomOp3 for GlimpseBwdOp {
         use super::cuda;
         let d = self.d;
         let gd = (d.b, d.c, d.h, d.w, d.k, d.gh, d.gw);
-        let dev = s1.device();
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(
-                cuda::glimpse_bwd::<f32>((s1, l1), (s2, l2), (s3, l3), gd)?,
-                dev,
-            )
-        } else {
-            cuda::storage(
-                cuda::glimpse_bwd::<f64>((s1, l1), (s2, l2), (s3, l3), gd)?,
-                dev,
-            )
-        };
+        let st =
+            cuda::by_float!(s1, T => cuda::glimpse_bwd::<T>((s1, l1), (s2, l2), (s3, l3), gd)?);
         Ok((st, Shape::from(d.b * d.image_len() + d.b * d.k * 4)))
     }
 }

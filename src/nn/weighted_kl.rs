@@ -151,15 +151,10 @@ impl CustomOp3 for WeightedKlFixed {
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
         let (rows, d) = rows_dims(l1)?;
-        let dev = s1.device();
         let args = ((s1, l1), (s2, l2), (s3, l3));
         let prior = (self.prior_mean, self.prior_std);
         let bw = self.backward;
-        let st = if cuda::is_f32(s1)? {
-            cuda::storage(cuda::weighted_kl::<f32>(args, rows, d, prior, bw)?, dev)
-        } else {
-            cuda::storage(cuda::weighted_kl::<f64>(args, rows, d, prior, bw)?, dev)
-        };
+        let st = cuda::by_float!(s1, T => cuda::weighted_kl::<T>(args, rows, d, prior, bw)?);
         Ok((st, self.out_shape(l1)?))
     }
 
