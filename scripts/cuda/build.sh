@@ -22,7 +22,8 @@ command -v nvcc >/dev/null || { echo "nvcc not on PATH (run scripts/cuda/toolkit
 
 mkdir -p build
 msgs=build/cuda-cargo.json
-cargo build --release --features cuda --bin silot --example gpu_bench --benches --message-format=json >"$msgs"
+cargo build --release --features cuda --bin silot --example gpu_bench --example clip_source_bench \
+  --example atari_throughput --benches --message-format=json >"$msgs"
 cargo test --release --features cuda --no-run --message-format=json >>"$msgs"
 # Executables cargo produced (bin, example, lib unit tests, integration tests).
 python3 - "$msgs" >build/cuda-artifacts.txt <<'PY'

@@ -20,6 +20,8 @@ while read -r kind name path; do
   case $kind:$name in
     bin:silot) out=silot ;;                    # the CLI
     example:gpu_bench) out=gpu_bench ;;        # GPU benchmarks
+    example:clip_source_bench) out=clip_source_bench ;;  # the training clip source's speed there
+    example:atari_throughput) out=atari_throughput ;;    # the emulator's speed there
     test-lib:silot) out=test-lib ;;            # unit tests (test_device! ones run on the GPU)
     test-test:integration) out=test-integration ;;  # integration tests incl. tests/device.rs
     *) continue ;;
