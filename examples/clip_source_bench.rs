@@ -1,7 +1,10 @@
 //! Throughput of the on-the-fly training clip source: batches of Space Invaders clips cut from
 //! running episodes (`RolloutSource::continuing`, as `silot train` makes them), per clip length,
-//! on a chosen number of rollout threads. Run it where training waits for clips to compare the
-//! machine with the development box.
+//! on a chosen number of rollout threads; with `--fresh`, also the source that resets and warms
+//! up an env for every clip (`silot train --fresh-clips`). Each length is timed for `--seconds`
+//! so that episodes end and restart as they do in training (a few batches right after the first
+//! warm-ups see no episode end and flatter the source). Run it where training waits for clips,
+//! to compare the machine with the development box.
 //!
 //! ```text
 //! cargo run --release --example clip_source_bench -- --threads 16 --batch 64 --frames 2,4,8
@@ -25,9 +28,29 @@ struct Args {
     /// Clip lengths to time, in this order.
     #[arg(long, value_delimiter = ',', default_value = "2,4,8")]
     frames: Vec<usize>,
-    /// Timed batches per clip length (after one untimed batch).
-    #[arg(long, default_value_t = 5)]
-    batches: usize,
+    /// Seconds of batches per clip length (after one untimed batch).
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// Also time fresh clips (a reset and a 0–300-step warm-up per clip).
+    #[arg(long)]
+    fresh: bool,
+}
+
+/// Mean and slowest batch time (ms) over `seconds` of batches of `spec`.
+fn time_batches(source: &mut dyn ClipSource, spec: &ClipSpec, seconds: f64) -> Result<(f64, f64)> {
+    let mut rng = silot::rng::SeededRng::new(spec.n_frames as u64);
+    source.next_batch(spec, &mut rng)?;
+    let (start, mut n, mut slowest) = (Instant::now(), 0usize, 0f64);
+    while n == 0 || start.elapsed().as_secs_f64() < seconds {
+        let t = Instant::now();
+        source.next_batch(spec, &mut rng)?;
+        slowest = slowest.max(t.elapsed().as_secs_f64());
+        n += 1;
+    }
+    Ok((
+        start.elapsed().as_secs_f64() * 1e3 / n as f64,
+        slowest * 1e3,
+    ))
 }
 
 fn main() -> Result<()> {
@@ -36,28 +59,37 @@ fn main() -> Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let exp = registry::load_experiment("space_invaders")?;
-    let envs = (0..threads)
-        .map(|_| registry::make_from_spec(&exp.env))
-        .collect::<silot::Result<Vec<_>>>()?;
+    let envs = || -> Result<Vec<_>> {
+        Ok((0..threads)
+            .map(|_| registry::make_from_spec(&exp.env))
+            .collect::<silot::Result<Vec<_>>>()?)
+    };
     // As `silot train` makes Atari clips: 300-step warm-ups, clips up to 16 steps apart.
-    let mut source = RolloutSource::continuing(envs, 300, 16)?;
-    let mut rng = silot::rng::SeededRng::new(1);
-    for &n_frames in &args.frames {
-        let spec = ClipSpec {
-            batch: args.batch,
-            n_frames,
-            crop: Some([72, 72]),
-        };
-        source.next_batch(&spec, &mut rng)?;
-        let start = Instant::now();
-        for _ in 0..args.batches {
-            source.next_batch(&spec, &mut rng)?;
+    let mut sources: Vec<(&str, Box<dyn ClipSource>)> = vec![(
+        "running episodes",
+        Box::new(RolloutSource::continuing(envs()?, 300, 16)?),
+    )];
+    if args.fresh {
+        sources.push((
+            "fresh reset + warm-up",
+            Box::new(RolloutSource::parallel(envs()?, 300)?),
+        ));
+    }
+    for (name, source) in &mut sources {
+        for &n_frames in &args.frames {
+            let spec = ClipSpec {
+                batch: args.batch,
+                n_frames,
+                crop: Some([72, 72]),
+            };
+            let (mean, slowest) = time_batches(source.as_mut(), &spec, args.seconds)?;
+            println!(
+                "{name}: {n_frames}-frame clips: {mean:.1} ms per batch of {} on {threads} \
+                 threads ({:.0} clips/s), slowest batch {slowest:.1} ms",
+                args.batch,
+                args.batch as f64 * 1e3 / mean
+            );
         }
-        let ms = start.elapsed().as_secs_f64() * 1e3 / args.batches as f64;
-        println!(
-            "{n_frames}-frame clips: {ms:.1} ms per batch of {} on {threads} threads",
-            args.batch
-        );
     }
     Ok(())
 }

@@ -91,18 +91,24 @@ pub fn collect_clip(env: &mut dyn Env, seed: u64, opts: &RolloutOptions) -> Resu
 }
 
 /// Clips cut one after another from continuing episodes of one env, as the paper's Atari clips
-/// were cut from long recorded episodes (silot-reference §6): the first clip of an episode
-/// follows a reset and a random warm-up of `0..=max_warmup_steps` steps, every later clip starts
-/// `0..=max_gap` random steps after the previous one ended, and an episode that ends is replaced
-/// by a fresh one. A clip then costs `T + max_gap/2` steps on average instead of a reset and
-/// `T + max_warmup_steps/2` steps. The clip sequence depends on the seeds given and on the
-/// stream's state (the previous clips); the same seeds in the same order give the same clips.
+/// were cut from long recorded episodes (silot-reference §6): the stream's first episode starts
+/// with a reset and a random warm-up of `0..=max_warmup_steps` steps (so that streams of several
+/// envs are at different points of their games), every later clip starts `0..=max_gap` random
+/// steps after the previous one ended, and an episode that ends is replaced by a fresh one whose
+/// first clip starts `0..=max_gap` steps after its reset. Clips so cover whole episodes evenly,
+/// as the paper's start indices cover recorded episodes, and a clip costs `T + max_gap/2` steps
+/// on average instead of a reset and `T + max_warmup_steps/2` steps; no later episode pays a
+/// long warm-up (with parallel envs, one such warm-up held up the whole batch). The clip sequence
+/// depends on the seeds given and on the stream's state (the previous clips); the same seeds in
+/// the same order give the same clips.
 #[derive(Debug, Clone)]
 pub struct EpisodeStream {
     opts: RolloutOptions,
     max_gap: usize,
     /// Last observation of the running episode (`None` before the first reset or after an end).
     last: Option<ndarray::Array3<u8>>,
+    /// Whether the first episode has started (later ones skip the warm-up).
+    started: bool,
 }
 
 impl EpisodeStream {
@@ -112,6 +118,7 @@ impl EpisodeStream {
             opts,
             max_gap,
             last: None,
+            started: false,
         }
     }
 
@@ -151,7 +158,13 @@ impl EpisodeStream {
                 let reset_seed = seed.wrapping_add((attempt as u64) << 40);
                 env.reset_into(Some(reset_seed), &ResetOptions::default(), obs.view_mut())?;
                 self.last = Some(obs);
-                let warmup = rng.gen_range(0..=self.opts.max_warmup_steps);
+                let most = if self.started {
+                    self.max_gap
+                } else {
+                    self.opts.max_warmup_steps
+                };
+                self.started = true;
+                let warmup = rng.gen_range(0..=most);
                 self.advance(env, warmup, &mut rng)?
             } else {
                 let gap = rng.gen_range(0..=self.max_gap);

@@ -280,7 +280,8 @@ impl RolloutSource {
     }
 
     /// Like [`RolloutSource::parallel`], but each env's clips are cut from its running episodes,
-    /// `0..=max_gap` random steps apart (the warm-up applies to each new episode only).
+    /// `0..=max_gap` random steps apart (the warm-up applies to each env's first episode only;
+    /// see [`crate::data::EpisodeStream`]).
     pub fn continuing(
         envs: Vec<Box<dyn Env>>,
         max_warmup_steps: usize,
@@ -565,13 +566,15 @@ mod tests {
                     );
                 }
                 match *p {
-                    // Warm-up 0: a new episode starts at t = 0, before any previous clip's end.
                     Some((pep, pt)) if pep == ep && t0 >= pt => {
                         assert!(t0 - pt <= max_gap as u8, "gap {} > {max_gap}", t0 - pt);
                         follows += 1;
                     }
                     Some(_) => {
-                        assert_eq!(t0, 0, "a new episode starts from its reset frame");
+                        assert!(
+                            t0 <= max_gap as u8,
+                            "a new episode's first clip starts within one gap of its reset, at {t0}"
+                        );
                         new_episodes += 1;
                     }
                     None => {}
@@ -583,6 +586,44 @@ mod tests {
         assert!(
             new_episodes >= 4,
             "20-step episodes end and are replaced ({new_episodes})"
+        );
+    }
+
+    /// Only an env's first episode is warmed up: its first clip starts up to `max_warmup_steps`
+    /// after the reset, the first clip of every later episode within `max_gap` of its reset.
+    #[test]
+    fn only_the_first_episode_is_warmed_up() {
+        let (warmup, max_gap) = (15, 1);
+        let spec = ClipSpec {
+            batch: 2,
+            n_frames: 2,
+            crop: None,
+        };
+        let mut src =
+            RolloutSource::continuing((0..2).map(|_| counter()).collect(), warmup, max_gap)
+                .unwrap();
+        let mut rng = SeededRng::new(6);
+        let mut episode: Vec<Option<u8>> = vec![None; 2];
+        let (mut first_starts, mut later_starts) = (Vec::new(), 0);
+        for _ in 0..60 {
+            let x = src.next_batch(&spec, &mut rng).unwrap();
+            for (i, ep) in episode.iter_mut().enumerate() {
+                let (seed, t0) = (x.frames[[i, 0, 0, 0, 0]], x.frames[[i, 0, 0, 0, 1]]);
+                match *ep {
+                    None => first_starts.push(t0),
+                    Some(prev) if prev != seed => {
+                        assert!(t0 <= max_gap as u8, "later episode starts at {t0}");
+                        later_starts += 1;
+                    }
+                    Some(_) => {}
+                }
+                *ep = Some(seed);
+            }
+        }
+        assert!(first_starts.iter().all(|&t| t <= warmup as u8));
+        assert!(
+            later_starts >= 6,
+            "20-step episodes end and are replaced ({later_starts})"
         );
     }
 
