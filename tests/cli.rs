@@ -14,6 +14,29 @@ fn silot(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `silot args`, asserts that it succeeded (stderr as the message) and returns its stdout.
+fn silot_ok(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = silot(args);
+    assert!(ok, "{stderr}");
+    stdout
+}
+
+/// Runs `silot args`, asserts that it failed with every one of `needles` in its stderr (stderr
+/// as the message) and returns that stderr.
+fn silot_err(args: &[&str], needles: &[&str]) -> String {
+    let (ok, _, stderr) = silot(args);
+    assert!(!ok, "{stderr}");
+    for n in needles {
+        assert!(stderr.contains(n), "{stderr}");
+    }
+    stderr
+}
+
+/// A path as a command-line argument.
+fn arg(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
 #[test]
 fn envs_lists_experiments_and_atari_games() {
     let (ok, stdout, _) = silot(&["envs"]);
@@ -36,21 +59,12 @@ fn envs_lists_experiments_and_atari_games() {
 fn unknown_env_is_a_clear_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x");
-    let (ok, _, stderr) = silot(&[
-        "rollout",
-        "--env",
-        "space_invaderz",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("unknown env id `space_invaderz`"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("scattered_mnist, scattered_shapes"),
-        "lists known ids: {stderr}"
+    let stderr = silot_err(
+        &["rollout", "--env", "space_invaderz", "--out", arg(&out)],
+        &[
+            "unknown env id `space_invaderz`",
+            "scattered_mnist, scattered_shapes", // lists known ids
+        ],
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
@@ -65,39 +79,24 @@ fn bad_toml_key_names_file_and_key() {
     )
     .unwrap();
     let out = dir.path().join("o");
-    let (ok, _, stderr) = silot(&[
-        "rollout",
-        "--env",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("bad.toml") && stderr.contains("speeed"),
-        "{stderr}"
+    silot_err(
+        &["rollout", "--env", arg(&cfg), "--out", arg(&out)],
+        &["bad.toml", "speeed"],
     );
 }
 
 #[test]
 fn rollout_writes_a_readable_dataset_with_ground_truth() {
     let dir = tempfile::tempdir().unwrap();
+    let rollout = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["rollout", "--env", "scattered_shapes", "--clips", "3"];
+        args.extend(["--seed", "5", "--out", arg(out)]);
+        args.extend(extra);
+        silot_ok(&args)
+    };
     let out = dir.path().join("shapes");
     let png = dir.path().join("strip.png");
-    let (ok, stdout, stderr) = silot(&[
-        "rollout",
-        "--env",
-        "scattered_shapes",
-        "--clips",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-        "--png",
-        png.to_str().unwrap(),
-    ]);
-    assert!(ok, "{stderr}");
+    let stdout = rollout(&out, &["--png", arg(&png)]);
     assert!(stdout.contains("wrote 3 clips"), "{stdout}");
     let ds = silot::data::Dataset::open(&out).unwrap();
     assert_eq!(ds.len(), 3);
@@ -111,18 +110,7 @@ fn rollout_writes_a_readable_dataset_with_ground_truth() {
     assert_eq!(img.width(), 8 * 96 + 7 * 2, "8 frames with 2 px gaps");
     // Same seed, same data.
     let out2 = dir.path().join("shapes2");
-    let (ok, _, _) = silot(&[
-        "rollout",
-        "--env",
-        "scattered_shapes",
-        "--clips",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        out2.to_str().unwrap(),
-    ]);
-    assert!(ok);
+    rollout(&out2, &[]);
     assert_eq!(
         std::fs::read(out.join("frames.u8")).unwrap(),
         std::fs::read(out2.join("frames.u8")).unwrap()
@@ -134,7 +122,7 @@ fn rollout_writes_a_readable_dataset_with_ground_truth() {
 fn rollout_atari_paper_preset_is_cropped() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("si");
-    let (ok, _, stderr) = silot(&[
+    silot_ok(&[
         "rollout",
         "--env",
         "space_invaders",
@@ -143,9 +131,8 @@ fn rollout_atari_paper_preset_is_cropped() {
         "--warmup",
         "20",
         "--out",
-        out.to_str().unwrap(),
+        arg(&out),
     ]);
-    assert!(ok, "{stderr}");
     let ds = silot::data::Dataset::open(&out).unwrap();
     assert_eq!(ds.clip(0).unwrap().frames.shape(), &[8, 195, 160, 3]);
     assert!(ds.clip(0).unwrap().gt.is_none());
@@ -155,7 +142,7 @@ fn rollout_atari_paper_preset_is_cropped() {
 fn eval_writes_recomputable_json_report() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let (ok, stdout, stderr) = silot(&[
+    let stdout = silot_ok(&[
         "eval",
         "--env",
         "scattered_mnist",
@@ -166,10 +153,9 @@ fn eval_writes_recomputable_json_report() {
         "--seed",
         "77",
         "--json",
-        json.to_str().unwrap(),
+        arg(&json),
         "--dump-frames",
     ]);
-    assert!(ok, "{stderr}");
     assert!(stdout.contains("MOTA"), "prints a table: {stdout}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     for key in [
@@ -220,16 +206,15 @@ fn render_and_label_write_files() {
     let png = dir.path().join("t.png");
     let gif = dir.path().join("t.gif");
     for out in [&png, &gif] {
-        let (ok, _, stderr) = silot(&[
+        silot_ok(&[
             "render",
             "--env",
             "scattered_shapes",
             "--seed",
             "3",
             "--out",
-            out.to_str().unwrap(),
+            arg(out),
         ]);
-        assert!(ok, "{stderr}");
     }
     assert!(image::open(&png).unwrap().width() > 8 * 96);
     assert!(std::fs::read(&gif).unwrap().starts_with(b"GIF89a"));
@@ -237,7 +222,7 @@ fn render_and_label_write_files() {
         return;
     }
     let labels = dir.path().join("l.jsonl");
-    let (ok, _, stderr) = silot(&[
+    silot_ok(&[
         "label",
         "--env",
         "space_invaders",
@@ -246,9 +231,8 @@ fn render_and_label_write_files() {
         "--seed",
         "1",
         "--out",
-        labels.to_str().unwrap(),
+        arg(&labels),
     ]);
-    assert!(ok, "{stderr}");
     let text = std::fs::read_to_string(&labels).unwrap();
     let lines: Vec<serde_json::Value> = text
         .lines()
@@ -267,9 +251,8 @@ fn render_and_label_write_files() {
 fn train_smoke_writes_metrics_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let r = run.to_str().unwrap();
-    let (ok, stdout, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--steps", "3"]);
-    assert!(ok, "{stderr}");
+    let r = arg(&run);
+    let stdout = silot_ok(&["train", "--config", "smoke", "--out", r, "--steps", "3"]);
     assert!(stdout.contains("trained to step 3"), "{stdout}");
     assert!(run.join("config.toml").exists());
     let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
@@ -287,32 +270,36 @@ fn train_smoke_writes_metrics_and_resumes() {
         rec.to_string().contains("total"),
         "loss terms are logged: {rec}"
     );
-    let (ok, stdout, stderr) = silot(&["train", "--config", "smoke", "--out", r, "--steps", "5"]);
-    assert!(ok, "{stderr}");
+    let stdout = silot_ok(&["train", "--config", "smoke", "--out", r, "--steps", "5"]);
     assert!(stdout.contains("trained to step 5"), "resumed: {stdout}");
-    let (ok, _, stderr) = silot(&[
-        "train",
-        "--config",
-        "scattered_shapes",
-        "--out",
-        r,
-        "--steps",
-        "1",
-    ]);
-    assert!(!ok && stderr.contains("different config"), "{stderr}");
-    let (ok, _, stderr) = silot(&[
-        "train",
-        "--config",
-        "smoke",
-        "--out",
-        r,
-        "--time-limit",
-        "0",
-    ]);
-    assert!(
-        !ok && stderr.contains("positive number of seconds"),
-        "{stderr}"
-    );
+    for (args, needle) in [
+        (
+            [
+                "train",
+                "--config",
+                "scattered_shapes",
+                "--out",
+                r,
+                "--steps",
+                "1",
+            ],
+            "different config",
+        ),
+        (
+            [
+                "train",
+                "--config",
+                "smoke",
+                "--out",
+                r,
+                "--time-limit",
+                "0",
+            ],
+            "positive number of seconds",
+        ),
+    ] {
+        silot_err(&args, &[needle]);
+    }
     let (ok, stdout, stderr) = silot(&[
         "train",
         "--config",
@@ -330,7 +317,7 @@ fn train_smoke_writes_metrics_and_resumes() {
     );
     // The trained model tracks: `silot eval --tracker silot` scores it with the same code.
     let json = dir.path().join("silot.json");
-    let (ok, _, stderr) = silot(&[
+    silot_ok(&[
         "eval",
         "--env",
         "smoke",
@@ -343,10 +330,9 @@ fn train_smoke_writes_metrics_and_resumes() {
         "--seed",
         "9",
         "--json",
-        json.to_str().unwrap(),
+        arg(&json),
         "--dump-frames",
     ]);
-    assert!(ok, "{stderr}");
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v["tracker"], "silot");
     let detail = v["frames_detail"].as_array().unwrap();
@@ -357,19 +343,21 @@ fn train_smoke_writes_metrics_and_resumes() {
             .all(|f| f["pred"].as_array().unwrap().len() == 4),
         "K = 4 slots per frame"
     );
-    let (ok, _, stderr) = silot(&[
-        "eval",
-        "--env",
-        "smoke",
-        "--tracker",
-        "silot",
-        "--clips",
-        "1",
-    ]);
-    assert!(!ok && stderr.contains("--checkpoint"), "{stderr}");
+    silot_err(
+        &[
+            "eval",
+            "--env",
+            "smoke",
+            "--tracker",
+            "silot",
+            "--clips",
+            "1",
+        ],
+        &["--checkpoint"],
+    );
     // The object-centric wrapper over 2 envs: one JSON line per env and step, ids persistent.
     let lines = dir.path().join("objects.jsonl");
-    let (ok, stdout, stderr) = silot(&[
+    let stdout = silot_ok(&[
         "observe",
         "--env",
         "smoke",
@@ -382,9 +370,8 @@ fn train_smoke_writes_metrics_and_resumes() {
         "--threshold",
         "0",
         "--json",
-        lines.to_str().unwrap(),
+        arg(&lines),
     ]);
-    assert!(ok, "{stderr}");
     assert!(
         stdout.contains("2 envs x 5 steps") && stdout.contains("frames/s"),
         "{stdout}"
@@ -402,24 +389,22 @@ fn train_smoke_writes_metrics_and_resumes() {
         recs[0]["objects"][0].get("what").is_none(),
         "what only with --what"
     );
-    let (ok, _, stderr) = silot(&["observe", "--env", "smoke", "--checkpoint", "/nonexistent"]);
-    assert!(!ok && stderr.contains("no checkpoint"), "{stderr}");
+    silot_err(
+        &["observe", "--env", "smoke", "--checkpoint", "/nonexistent"],
+        &["no checkpoint"],
+    );
     let env_only = dir.path().join("env_only.toml");
     std::fs::write(&env_only, "[env]\nid = \"x\"\n[env.scattered_mnist]\n").unwrap();
-    let (ok, _, stderr) = silot(&[
-        "train",
-        "--config",
-        env_only.to_str().unwrap(),
-        "--out",
-        dir.path().join("b").to_str().unwrap(),
-    ]);
-    assert!(!ok && stderr.contains("no [model] section"), "{stderr}");
+    let out_b = dir.path().join("b");
+    silot_err(
+        &["train", "--config", arg(&env_only), "--out", arg(&out_b)],
+        &["no [model] section"],
+    );
     #[cfg(not(feature = "cuda"))]
-    {
-        let (ok, _, stderr) =
-            silot(&["train", "--config", "smoke", "--out", r, "--device", "cuda"]);
-        assert!(!ok && stderr.contains("built without CUDA"), "{stderr}");
-    }
+    silot_err(
+        &["train", "--config", "smoke", "--out", r, "--device", "cuda"],
+        &["built without CUDA"],
+    );
 }
 
 #[test]
@@ -427,14 +412,10 @@ fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
     if !cfg!(feature = "atari") {
         return;
     }
-    let (ok, _, stderr) = silot(&["eval", "--env", "space_invaders", "--clips", "1"]);
-    assert!(
-        !ok,
-        "the synthetic-env baseline must not be scored on Atari"
-    );
-    assert!(
-        stderr.contains("synthetic envs") && stderr.contains("--tracker silot"),
-        "{stderr}"
+    // The synthetic-env baseline must not be scored on Atari.
+    silot_err(
+        &["eval", "--env", "space_invaders", "--clips", "1"],
+        &["synthetic envs", "--tracker silot"],
     );
 }
 
@@ -442,20 +423,18 @@ fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
 fn tf32_without_cuda_device_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let r = dir.path().join("run");
-    let (ok, _, stderr) = silot(&[
-        "train",
-        "--config",
-        "smoke",
-        "--out",
-        r.to_str().unwrap(),
-        "--steps",
-        "1",
-        "--tf32",
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("--tf32 applies to --device cuda"),
-        "{stderr}"
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&r),
+            "--steps",
+            "1",
+            "--tf32",
+        ],
+        &["--tf32 applies to --device cuda"],
     );
 }
 
@@ -463,18 +442,17 @@ fn tf32_without_cuda_device_is_a_clear_error() {
 fn half_backbone_without_cuda_device_is_a_clear_error() {
     // Checked before the checkpoint is read: the path need not exist.
     let dir = tempfile::tempdir().unwrap();
-    let (ok, _, stderr) = silot(&[
-        "observe",
-        "--env",
-        "scattered_mnist",
-        "--checkpoint",
-        dir.path().join("none").to_str().unwrap(),
-        "--half-backbone",
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("--half-backbone applies to --device cuda"),
-        "{stderr}"
+    let none = dir.path().join("none");
+    silot_err(
+        &[
+            "observe",
+            "--env",
+            "scattered_mnist",
+            "--checkpoint",
+            arg(&none),
+            "--half-backbone",
+        ],
+        &["--half-backbone applies to --device cuda"],
     );
 }
 
@@ -482,7 +460,7 @@ fn half_backbone_without_cuda_device_is_a_clear_error() {
 fn baseline_search_tunes_per_count_and_metric() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("search.json");
-    let (ok, stdout, stderr) = silot(&[
+    let stdout = silot_ok(&[
         "baseline-search",
         "--env",
         "scattered_mnist",
@@ -491,9 +469,8 @@ fn baseline_search_tunes_per_count_and_metric() {
         "--clips",
         "2",
         "--json",
-        json.to_str().unwrap(),
+        arg(&json),
     ]);
-    assert!(ok, "{stderr}");
     assert!(
         stdout.contains("52 grid points") && stdout.contains("| 2 | Mota |"),
         "{stdout}"
@@ -502,6 +479,8 @@ fn baseline_search_tunes_per_count_and_metric() {
     assert_eq!(v[0]["objects"], 2);
     assert_eq!(v[0]["search"]["points"].as_array().unwrap().len(), 52);
     assert_eq!(v[0]["picks"].as_array().unwrap().len(), 3);
-    let (ok, _, stderr) = silot(&["baseline-search", "--env", "smoke_missing_env"]);
-    assert!(!ok && stderr.contains("smoke_missing_env"), "{stderr}");
+    silot_err(
+        &["baseline-search", "--env", "smoke_missing_env"],
+        &["smoke_missing_env"],
+    );
 }

@@ -1,127 +1,70 @@
-//! The model/train TOML sections of every experiment parse and validate (their text is handed to
-//! the lead for `envs/*.toml`), and `envs/smoke.toml` is valid.
+//! The model/train TOML sections of every experiment parse and validate (their text, which
+//! [`experiment_toml`] builds from one table of keys by experiment, is handed to the lead for
+//! `envs/*.toml`), and `envs/smoke.toml` is valid.
 
 use silot::model::config::{RunConfig, StopCriterion};
 
-const SCATTERED_MNIST: &str = r#"
-[model]
-image_size = [48, 48]
-anchor = [48.0, 48.0]
-object_size = [14, 14]
-n_objects = 16
-glimpse_encoder = [256, 128]
-sprite_decoder = [128, 256]
-colour_logit_scale = 2.0
-colour_logit_bias = 0.0
-alpha_logit_scale = 0.1
-alpha_logit_bias = 5.0
-attention_std = 0.1
-independent_prop = true
-eval_noisy = true
+/// The experiments, in the column order of [`MODEL`] and [`TRAIN`].
+const EXPERIMENTS: [&str; 4] = [
+    "scattered_mnist",
+    "scattered_shapes",
+    "space_invaders",
+    "asteroids",
+];
 
-[train]
-batch_size = 16
-n_frames = 8
-n_curric = 40000
-patience = 30000
-patience_start = 160000
-eval_every = 5000
-n_val = 128
-"#;
+/// Every `[model]` key with its value per experiment (columns as [`EXPERIMENTS`]; "" leaves the
+/// key out).
+#[rustfmt::skip]
+const MODEL: &[(&str, [&str; 4])] = &[
+    ("image_size", ["[48, 48]", "[96, 96]", "[72, 72]", "[72, 72]"]),
+    ("anchor", ["[48.0, 48.0]", "[48.0, 48.0]", "[24.0, 24.0]", "[30.0, 30.0]"]),
+    ("object_size", ["[14, 14]", "[14, 14]", "[21, 21]", "[21, 21]"]),
+    ("n_objects", ["16", "36", "36", "36"]),
+    ("n_objects_eval", ["", "", "128", "128"]),
+    ("glimpse_encoder", ["[256, 128]", "[256, 128]", "[512, 256]", "[512, 256]"]),
+    ("sprite_decoder", ["[128, 256]", "[128, 256]", "[256, 512]", "[256, 512]"]),
+    ("colour_logit_scale", ["2.0", "1.0", "2.0", "2.0"]),
+    ("colour_logit_bias", ["0.0"; 4]),
+    ("alpha_logit_scale", ["0.1", "1.0", "0.1", "0.1"]),
+    ("alpha_logit_bias", ["5.0", "3.0", "5.0", "5.0"]),
+    ("attention_std", ["0.1", "0.15", "0.1", "0.1"]),
+    ("independent_prop", ["true", "false", "true", "true"]),
+    ("eval_noisy", ["true", "false", "false", "false"]),
+];
 
-const SCATTERED_SHAPES: &str = r#"
-[model]
-image_size = [96, 96]
-anchor = [48.0, 48.0]
-object_size = [14, 14]
-n_objects = 36
-glimpse_encoder = [256, 128]
-sprite_decoder = [128, 256]
-colour_logit_scale = 1.0
-colour_logit_bias = 0.0
-alpha_logit_scale = 1.0
-alpha_logit_bias = 3.0
-attention_std = 0.15
-independent_prop = false
-eval_noisy = false
+/// Every `[train]` key, as [`MODEL`].
+#[rustfmt::skip]
+const TRAIN: &[(&str, [&str; 4])] = &[
+    ("batch_size", ["16", "8", "16", "16"]),
+    ("n_frames", ["8"; 4]),
+    ("crop", ["", "", "[72, 72]", "[72, 72]"]),
+    ("n_curric", ["40000", "40000", "20000", "20000"]),
+    ("patience", ["30000", "30000", "20000", "20000"]),
+    ("patience_start", ["160000", "160000", "100000", "100000"]),
+    ("eval_every", ["5000"; 4]),
+    ("n_val", ["128"; 4]),
+    ("stop_criterion", ["", "", "\"reconstruction_loss\"", "\"reconstruction_loss\""]),
+];
 
-[train]
-batch_size = 8
-n_frames = 8
-n_curric = 40000
-patience = 30000
-patience_start = 160000
-eval_every = 5000
-n_val = 128
-"#;
-
-const SPACE_INVADERS: &str = r#"
-[model]
-image_size = [72, 72]
-anchor = [24.0, 24.0]
-object_size = [21, 21]
-n_objects = 36
-n_objects_eval = 128
-glimpse_encoder = [512, 256]
-sprite_decoder = [256, 512]
-colour_logit_scale = 2.0
-colour_logit_bias = 0.0
-alpha_logit_scale = 0.1
-alpha_logit_bias = 5.0
-attention_std = 0.1
-independent_prop = true
-eval_noisy = false
-
-[train]
-batch_size = 16
-n_frames = 8
-crop = [72, 72]
-n_curric = 20000
-patience = 20000
-patience_start = 100000
-eval_every = 5000
-n_val = 128
-stop_criterion = "reconstruction_loss"
-"#;
-
-const ASTEROIDS: &str = r#"
-[model]
-image_size = [72, 72]
-anchor = [30.0, 30.0]
-object_size = [21, 21]
-n_objects = 36
-n_objects_eval = 128
-glimpse_encoder = [512, 256]
-sprite_decoder = [256, 512]
-colour_logit_scale = 2.0
-colour_logit_bias = 0.0
-alpha_logit_scale = 0.1
-alpha_logit_bias = 5.0
-attention_std = 0.1
-independent_prop = true
-eval_noisy = false
-
-[train]
-batch_size = 16
-n_frames = 8
-crop = [72, 72]
-n_curric = 20000
-patience = 20000
-patience_start = 100000
-eval_every = 5000
-n_val = 128
-stop_criterion = "reconstruction_loss"
-"#;
+/// Experiment `i`'s `[model]` and `[train]` sections as TOML text (column `i` of the tables).
+fn experiment_toml(i: usize) -> String {
+    let mut text = String::new();
+    for (section, keys) in [("model", MODEL), ("train", TRAIN)] {
+        text += &format!("\n[{section}]\n");
+        for (key, values) in keys {
+            if !values[i].is_empty() {
+                text += &format!("{key} = {}\n", values[i]);
+            }
+        }
+    }
+    text
+}
 
 #[test]
 fn experiment_sections_validate() {
-    for (name, text) in [
-        ("scattered_mnist", SCATTERED_MNIST),
-        ("scattered_shapes", SCATTERED_SHAPES),
-        ("space_invaders", SPACE_INVADERS),
-        ("asteroids", ASTEROIDS),
-    ] {
-        let cfg = RunConfig::from_toml(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (i, name) in EXPERIMENTS.into_iter().enumerate() {
+        let text = experiment_toml(i);
+        let cfg = RunConfig::from_toml(&text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(cfg.model.n_what, 64, "{name}");
         assert_eq!(cfg.train.lr, 1e-4, "{name}");
         if name == "space_invaders" {

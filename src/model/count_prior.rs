@@ -16,7 +16,7 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Tensor, WithDType};
 
 use crate::nn::bernoulli::{bernoulli_kl, bernoulli_kl_composed};
-use crate::nn::cpu::storage_slice;
+use crate::nn::cpu::{self, storage_slice};
 
 /// `ρ_i` for one stream: `b` are the indicators in visiting order, `log_odds` the count prior.
 pub fn rho(b: &[bool], log_odds: f64) -> Vec<f64> {
@@ -73,14 +73,7 @@ impl CustomOp1 for CountRho {
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
         let (_, n) = l.shape().dims2()?;
-        let out = match s {
-            CpuStorage::F32(_) => CpuStorage::F32(self.cpu(storage_slice::<f32>(s, l)?, n)),
-            CpuStorage::F64(_) => CpuStorage::F64(self.cpu(storage_slice::<f64>(s, l)?, n)),
-            other => candle_core::bail!(
-                "count prior: presences must be F32 or F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let out = cpu::by_float!(s, "count prior ρ", T => self.cpu(storage_slice::<T>(s, l)?, n));
         Ok((out, l.shape().clone()))
     }
 

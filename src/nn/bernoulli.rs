@@ -15,7 +15,7 @@
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp2, DType, Layout, Result, Shape, Tensor, WithDType};
 
-use super::cpu::storage_slice;
+use super::cpu::{self, storage_slice};
 use super::dist::{bernoulli_nll, safe_log};
 
 /// Which term.
@@ -87,18 +87,9 @@ impl CustomOp2 for BernoulliTerm {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(
-                self.cpu(storage_slice::<f32>(s1, l1)?, storage_slice::<f32>(s2, l2)?),
-            ),
-            CpuStorage::F64(_) => CpuStorage::F64(
-                self.cpu(storage_slice::<f64>(s1, l1)?, storage_slice::<f64>(s2, l2)?),
-            ),
-            other => candle_core::bail!(
-                "Bernoulli terms support F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let out = cpu::by_float!(s1, "the Bernoulli terms op", T => {
+            self.cpu(storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?)
+        });
         Ok((out, l1.shape().clone()))
     }
 

@@ -1,8 +1,29 @@
-//! Host-side helpers shared by the CPU custom ops (sampler, renderer): read a storage or tensor
-//! as `f64` values and build results in the input's dtype. The kernels compute in `f64` so the
-//! same code serves F32 training and F64 gradient checks.
+//! Host-side helpers shared by the CPU custom ops: the dtype dispatch ([`by_float`]), reading a
+//! storage or tensor as `f64` values and building results in the input's dtype. The kernels
+//! compute in `f64` so the same code serves F32 training and F64 gradient checks.
 
 use candle_core::{CpuStorage, DType, Device, Layout, Result, Storage, Tensor, WithDType};
+
+/// The CPU storage of `$call` run with the element type `$t` = `f32` or `f64`, as the F32/F64
+/// storage `$s` has; other dtypes are an error naming the op `$op`. The dtype dispatch of every
+/// custom op's `cpu_fwd` (as `cuda::by_float!` is of its `cuda_fwd`): `$call` yields a
+/// `Vec<$t>` and may use `?`. Like `cuda::by_float!`, it wants `BackendStorage` in scope.
+macro_rules! by_float {
+    ($s:expr, $op:expr, $t:ident => $call:expr) => {
+        match $s {
+            candle_core::CpuStorage::F32(_) => {
+                type $t = f32;
+                candle_core::CpuStorage::F32($call)
+            }
+            candle_core::CpuStorage::F64(_) => {
+                type $t = f64;
+                candle_core::CpuStorage::F64($call)
+            }
+            other => candle_core::bail!("{} supports F32 and F64, got {:?}", $op, other.dtype()),
+        }
+    };
+}
+pub(crate) use by_float;
 
 /// The contiguous values of a CPU storage as a slice of `T` (no copy).
 pub(crate) fn storage_slice<'a, T: WithDType>(s: &'a CpuStorage, l: &Layout) -> Result<&'a [T]> {
@@ -63,6 +84,17 @@ pub(crate) fn check_float(t: &Tensor, what: &str) -> Result<()> {
     match t.dtype() {
         DType::F32 | DType::F64 => Ok(()),
         d => candle_core::bail!("{what} must be F32 or F64, got {d:?}"),
+    }
+}
+
+/// `x + b`, clipped at zero when `relu`: the bias-ReLU epilogue on host values.
+#[inline]
+pub(crate) fn add_relu<T: WithDType>(x: T, b: T, relu: bool) -> T {
+    let v = x + b;
+    if relu && v < T::zero() {
+        T::zero()
+    } else {
+        v
     }
 }
 

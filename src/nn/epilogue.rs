@@ -14,7 +14,7 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp2, DType, Layout, Result, Shape, Tensor, WithDType, D};
 use rayon::prelude::*;
 
-use super::cpu::storage_slice;
+use super::cpu::{self, add_relu, storage_slice};
 
 /// Rows per rayon task on the CPU paths.
 const CPU_CHUNK: usize = 64;
@@ -32,8 +32,7 @@ fn bias_act_cpu<T: WithDType>(x: &[T], b: &[T], relu: bool) -> Vec<T> {
         .for_each(|(o, xs)| {
             for (orow, xrow) in o.chunks_mut(c).zip(xs.chunks(c)) {
                 for ((o, &x), &b) in orow.iter_mut().zip(xrow).zip(b) {
-                    let v = x + b;
-                    *o = if relu && v < T::zero() { T::zero() } else { v };
+                    *o = add_relu(x, b, relu);
                 }
             }
         });
@@ -52,19 +51,9 @@ impl CustomOp2 for BiasAct {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(bias_act_cpu(
-                storage_slice::<f32>(s1, l1)?,
-                storage_slice::<f32>(s2, l2)?,
-                self.relu,
-            )),
-            CpuStorage::F64(_) => CpuStorage::F64(bias_act_cpu(
-                storage_slice::<f64>(s1, l1)?,
-                storage_slice::<f64>(s2, l2)?,
-                self.relu,
-            )),
-            other => candle_core::bail!("bias_act supports F32 and F64, got {:?}", other.dtype()),
-        };
+        let out = cpu::by_float!(s1, "bias_act", T => {
+            bias_act_cpu(storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?, self.relu)
+        });
         Ok((out, l1.shape().clone()))
     }
 
@@ -178,21 +167,9 @@ impl CustomOp2 for MaskedGrad {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(masked_grad_cpu(
-                storage_slice::<f32>(s1, l1)?,
-                storage_slice::<f32>(s2, l2)?,
-                self.0,
-            )),
-            CpuStorage::F64(_) => CpuStorage::F64(masked_grad_cpu(
-                storage_slice::<f64>(s1, l1)?,
-                storage_slice::<f64>(s2, l2)?,
-                self.0,
-            )),
-            other => {
-                candle_core::bail!("masked_grad supports F32 and F64, got {:?}", other.dtype())
-            }
-        };
+        let out = cpu::by_float!(s1, "masked_grad", T => {
+            masked_grad_cpu(storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?, self.0)
+        });
         Ok((out, l1.shape().clone()))
     }
 
@@ -247,15 +224,7 @@ impl candle_core::CustomOp1 for Clamp {
                 })
                 .collect()
         }
-        let out = match s {
-            CpuStorage::F32(_) => {
-                CpuStorage::F32(run(storage_slice::<f32>(s, l)?, self.lo, self.hi))
-            }
-            CpuStorage::F64(_) => {
-                CpuStorage::F64(run(storage_slice::<f64>(s, l)?, self.lo, self.hi))
-            }
-            other => candle_core::bail!("clamp supports F32 and F64, got {:?}", other.dtype()),
-        };
+        let out = cpu::by_float!(s, "clamp", T => run(storage_slice::<T>(s, l)?, self.lo, self.hi));
         Ok((out, l.shape().clone()))
     }
 
@@ -346,26 +315,10 @@ impl CustomOp2 for GateChannels {
     ) -> Result<(CpuStorage, Shape)> {
         let (_, c, p) = l1.shape().dims3()?;
         let (row, shape) = self.out_shape(l1)?;
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(gate_cpu(
-                storage_slice::<f32>(s1, l1)?,
-                storage_slice::<f32>(s2, l2)?,
-                (c, p, row),
-                self.shift,
-            )),
-            CpuStorage::F64(_) => CpuStorage::F64(gate_cpu(
-                storage_slice::<f64>(s1, l1)?,
-                storage_slice::<f64>(s2, l2)?,
-                (c, p, row),
-                self.shift,
-            )),
-            other => {
-                candle_core::bail!(
-                    "gate_channels supports F32 and F64, got {:?}",
-                    other.dtype()
-                )
-            }
-        };
+        let out = cpu::by_float!(s1, "gate_channels", T => {
+            let (x, logit) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?);
+            gate_cpu(x, logit, (c, p, row), self.shift)
+        });
         Ok((out, shape))
     }
 

@@ -6,7 +6,7 @@
 //! from the step's seeded [`crate::rng::SeededRng`].
 
 use candle_core::backend::BackendStorage;
-use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Tensor, WithDType};
+use candle_core::{CpuStorage, CustomOp1, Layout, Result, Shape, Tensor, WithDType};
 use rayon::prelude::*;
 
 use crate::rng::{counter_normal, counter_uniform};
@@ -62,11 +62,7 @@ impl CustomOp1 for NoiseOp {
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
         let n = l.shape().elem_count();
-        let out = match s.dtype() {
-            DType::F32 => CpuStorage::F32(fill(n, self)),
-            DType::F64 => CpuStorage::F64(fill(n, self)),
-            d => candle_core::bail!("noise tensors are F32 or F64, got {d:?}"),
-        };
+        let out = super::cpu::by_float!(s, "counter noise", T => fill::<T>(n, self));
         Ok((out, l.shape().clone()))
     }
 
@@ -100,7 +96,7 @@ pub fn noise_like(like: &Tensor, noise: Noise, key: u64) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use candle_core::Device;
+    use candle_core::{DType, Device};
 
     fn check(dev: &Device) {
         let like = Tensor::zeros((64, 50, 7), DType::F32, dev).unwrap();

@@ -20,7 +20,7 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp1, DType, Layout, Result, Shape, Storage, Tensor};
 use rayon::prelude::*;
 
-use super::cpu::storage_slice;
+use super::cpu::{self, add_relu, storage_slice};
 
 /// Patch geometry: kernel `kh × kw`, stride `stride`, virtual zero padding
 /// `pad = [top, bottom, left, right]` of the `(B, H, W, C)` input.
@@ -156,14 +156,7 @@ fn patches_cpu<T: candle_core::WithDType>(x: &[T], bias: Option<&[T]>, d: &Patch
                         let v = x[((b * c + ch) * d.h + y) * d.w + x_];
                         *o = match bias {
                             None => v,
-                            Some(bias) => {
-                                let v = v + bias[ch];
-                                if v < T::zero() {
-                                    T::zero()
-                                } else {
-                                    v
-                                }
-                            }
+                            Some(bias) => add_relu(v, bias[ch], true),
                         };
                     }
                     continue;
@@ -174,8 +167,7 @@ fn patches_cpu<T: candle_core::WithDType>(x: &[T], bias: Option<&[T]>, d: &Patch
                     None => dst.copy_from_slice(src),
                     Some(bias) => {
                         for ((o, &v), &bv) in dst.iter_mut().zip(src).zip(bias) {
-                            let v = v + bv;
-                            *o = if v < T::zero() { T::zero() } else { v };
+                            *o = add_relu(v, bv, true);
                         }
                     }
                 }
@@ -203,23 +195,16 @@ impl CustomOp1 for PatchOp {
             None => None,
         };
         let guard = bias.as_ref().map(|b| b.storage_and_layout());
-        macro_rules! run {
-            ($t:ty, $variant:ident) => {{
-                let bias_slice = match &guard {
-                    Some((st, bl)) => match &**st {
-                        Storage::Cpu(cs) => Some(storage_slice::<$t>(cs, bl)?),
-                        _ => candle_core::bail!("patches: bias must be on the CPU"),
-                    },
-                    None => None,
-                };
-                CpuStorage::$variant(patches_cpu(storage_slice::<$t>(s, l)?, bias_slice, &d))
-            }};
-        }
-        let out = match s {
-            CpuStorage::F32(_) => run!(f32, F32),
-            CpuStorage::F64(_) => run!(f64, F64),
-            other => candle_core::bail!("patches supports F32 and F64, got {:?}", other.dtype()),
-        };
+        let out = cpu::by_float!(s, "patches", T => {
+            let bias_slice = match &guard {
+                Some((st, bl)) => match &**st {
+                    Storage::Cpu(cs) => Some(storage_slice::<T>(cs, bl)?),
+                    _ => candle_core::bail!("patches: bias must be on the CPU"),
+                },
+                None => None,
+            };
+            patches_cpu(storage_slice::<T>(s, l)?, bias_slice, &d)
+        });
         Ok((out, Self::out_shape(&d)))
     }
 
@@ -349,18 +334,9 @@ impl CustomOp1 for PatchGrad {
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
         self.check(l)?;
-        let out = match s {
-            CpuStorage::F32(_) => {
-                CpuStorage::F32(patches_bwd_cpu(storage_slice(s, l)?, &self.dims))
-            }
-            CpuStorage::F64(_) => {
-                CpuStorage::F64(patches_bwd_cpu(storage_slice(s, l)?, &self.dims))
-            }
-            other => candle_core::bail!(
-                "patches gradient supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let out = cpu::by_float!(s, "patches gradient", T => {
+            patches_bwd_cpu(storage_slice::<T>(s, l)?, &self.dims)
+        });
         Ok((out, self.in_shape()))
     }
 

@@ -19,7 +19,7 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp3, DType, Layout, Result, Shape, Tensor};
 use rayon::prelude::*;
 
-use super::cpu::storage_slice;
+use super::cpu::{self, storage_slice};
 
 /// Pairs farther than this many kernel stds from the query are skipped.
 pub const CUTOFF_STD: f64 = 6.0;
@@ -135,7 +135,7 @@ impl RelationAttentionOp {
     fn cpu_typed<T: candle_core::WithDType>(
         &self,
         s: [(&CpuStorage, &Layout); 3],
-    ) -> Result<(Vec<T>, usize)> {
+    ) -> Result<Vec<T>> {
         let proj = storage_slice::<T>(s[0].0, s[0].1)?;
         let geo = storage_slice::<T>(s[1].0, s[1].1)?;
         let params = storage_slice::<T>(s[2].0, s[2].1)?;
@@ -146,7 +146,7 @@ impl RelationAttentionOp {
             || QueryBuffers::new(od, *self.widths.iter().max().unwrap_or(&0)),
             |bufs, (bq, o)| self.query_cpu(proj, geo, params, bq, o, bufs),
         );
-        Ok((out, b))
+        Ok(out)
     }
 }
 
@@ -165,21 +165,8 @@ impl CustomOp3 for RelationAttentionOp {
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let s = [(s1, l1), (s2, l2), (s3, l3)];
-        let (out, b) = match s1 {
-            CpuStorage::F32(_) => {
-                let (v, b) = self.cpu_typed::<f32>(s)?;
-                (CpuStorage::F32(v), b)
-            }
-            CpuStorage::F64(_) => {
-                let (v, b) = self.cpu_typed::<f64>(s)?;
-                (CpuStorage::F64(v), b)
-            }
-            other => candle_core::bail!(
-                "relation attention supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
-        Ok((out, self.out_shape(b)))
+        let out = cpu::by_float!(s1, "relation attention", T => self.cpu_typed::<T>(s)?);
+        Ok((out, self.out_shape(l1.dims()[0])))
     }
 
     #[cfg(feature = "cuda")]

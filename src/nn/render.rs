@@ -30,7 +30,7 @@ use candle_core::{CpuStorage, CustomOp3, DType, Device, Layout, Result, Shape, T
 use rayon::prelude::*;
 
 use super::cpu::{
-    check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64,
+    self, check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64,
     tensor_from_values, with_values,
 };
 
@@ -439,18 +439,10 @@ impl CustomOp3 for RenderOp {
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let d = dims(l1.shape(), l2.shape(), l3.shape())?;
-        let out = match s1 {
-            CpuStorage::F32(_) => {
-                CpuStorage::F32(forward_typed::<f32>(s1, l1, s2, l2, s3, l3, &d, self.mode)?)
-            }
-            CpuStorage::F64(_) => {
-                CpuStorage::F64(forward_typed::<f64>(s1, l1, s2, l2, s3, l3, &d, self.mode)?)
-            }
-            other => candle_core::bail!(
-                "render_sprites supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let out = cpu::by_float!(s1, "render_sprites", T => {
+            let (sp, bg) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
+            forward_typed(sp, &storage_f64::<T>(s2, l2)?, bg, &d, self.mode)
+        });
         Ok((out, Shape::from((d.b, d.c, d.h, d.w))))
     }
 
@@ -586,35 +578,11 @@ impl CustomOp3 for RenderBwdOp {
         s3: &CpuStorage,
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
-        #[allow(clippy::too_many_arguments)]
-        fn run<T: WithDType>(
-            s1: &CpuStorage,
-            l1: &Layout,
-            s2: &CpuStorage,
-            l2: &Layout,
-            s3: &CpuStorage,
-            l3: &Layout,
-            d: &Dims,
-            mode: RenderMode,
-        ) -> Result<Vec<T>> {
-            let bx = storage_f64::<T>(s2, l2)?;
-            Ok(backward_packed(
-                storage_slice::<T>(s1, l1)?,
-                &bx,
-                storage_slice::<T>(s3, l3)?,
-                d,
-                mode,
-            ))
-        }
-        let (d, m) = (&self.d, self.mode);
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(run::<f32>(s1, l1, s2, l2, s3, l3, d, m)?),
-            CpuStorage::F64(_) => CpuStorage::F64(run::<f64>(s1, l1, s2, l2, s3, l3, d, m)?),
-            other => candle_core::bail!(
-                "render_sprites supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let d = &self.d;
+        let out = cpu::by_float!(s1, "render_sprites", T => {
+            let (sp, bg_grad) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
+            backward_packed(sp, &storage_f64::<T>(s2, l2)?, bg_grad, d, self.mode)
+        });
         let n = d.b * d.k * (d.sprite_len() + 4) + d.b * d.c * d.hw();
         Ok((out, Shape::from(n)))
     }
@@ -643,19 +611,13 @@ impl CustomOp3 for RenderBwdOp {
 }
 
 /// Forward pass over the batch on host values of dtype `T` (parallel over images).
-#[allow(clippy::too_many_arguments)]
 fn forward_typed<T: WithDType>(
-    s1: &CpuStorage,
-    l1: &Layout,
-    s2: &CpuStorage,
-    l2: &Layout,
-    s3: &CpuStorage,
-    l3: &Layout,
+    sp: &[T],
+    bx: &[f64],
+    bg: &[T],
     d: &Dims,
     mode: RenderMode,
-) -> Result<Vec<T>> {
-    let (sp, bg) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
-    let bx = storage_f64::<T>(s2, l2)?;
+) -> Vec<T> {
     let (sl, il) = (d.k * d.sprite_len(), d.c * d.hw());
     let mut out = vec![T::from_f64(0.0); d.b * il];
     out.par_chunks_mut(il).enumerate().for_each(|(b, o)| {
@@ -669,7 +631,7 @@ fn forward_typed<T: WithDType>(
             o,
         );
     });
-    Ok(out)
+    out
 }
 
 /// Backward pass over the batch on host values of dtype `T` (parallel over images).

@@ -19,7 +19,8 @@ use candle_core::{CpuStorage, CustomOp2, DType, Device, Layout, Result, Shape, T
 use rayon::prelude::*;
 
 use super::cpu::{
-    check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64, with_values,
+    self, check_float, stencil, storage_f64, storage_slice, tensor_f64, tensor_from_f64,
+    with_values,
 };
 
 /// Normalised output-grid coordinate `u(i) ∈ [−1, 1]` of glimpse row/column `i` of `len`.
@@ -234,31 +235,11 @@ impl CustomOp2 for GlimpseOp {
     ) -> Result<(CpuStorage, Shape)> {
         let d = self.dims(l1.shape(), l2.shape())?;
         let (row, shape) = self.layout(&d);
-        let boxes: Vec<f64> = match s2 {
-            CpuStorage::F32(_) => storage_slice::<f32>(s2, l2)?
-                .iter()
-                .map(|&x| x as f64)
-                .collect(),
-            _ => storage_slice::<f64>(s2, l2)?.to_vec(),
-        };
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(forward_kernel(
-                storage_slice::<f32>(s1, l1)?,
-                &boxes,
-                d,
-                row,
-            )),
-            CpuStorage::F64(_) => CpuStorage::F64(forward_kernel(
-                storage_slice::<f64>(s1, l1)?,
-                &boxes,
-                d,
-                row,
-            )),
-            other => candle_core::bail!(
-                "extract_glimpses supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        // Boxes share the images' dtype (checked by `check_inputs`).
+        let out = cpu::by_float!(s1, "extract_glimpses", T => {
+            let boxes = storage_f64::<T>(s2, l2)?;
+            forward_kernel(storage_slice::<T>(s1, l1)?, &boxes, d, row)
+        });
         Ok((out, shape))
     }
 
@@ -335,32 +316,11 @@ impl candle_core::CustomOp3 for GlimpseBwdOp {
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let d = self.d;
-        fn run<T: WithDType>(
-            s1: &CpuStorage,
-            l1: &Layout,
-            s2: &CpuStorage,
-            l2: &Layout,
-            s3: &CpuStorage,
-            l3: &Layout,
-            d: Dims,
-        ) -> Result<Vec<T>> {
-            let boxes = storage_f64::<T>(s2, l2)?;
-            let (gi, gb) = backward_kernel(
-                storage_slice::<T>(s1, l1)?,
-                &boxes,
-                storage_slice::<T>(s3, l3)?,
-                d,
-            );
-            Ok(gi.into_iter().chain(gb).map(T::from_f64).collect())
-        }
-        let out = match s1 {
-            CpuStorage::F32(_) => CpuStorage::F32(run::<f32>(s1, l1, s2, l2, s3, l3, d)?),
-            CpuStorage::F64(_) => CpuStorage::F64(run::<f64>(s1, l1, s2, l2, s3, l3, d)?),
-            other => candle_core::bail!(
-                "extract_glimpses supports F32 and F64, got {:?}",
-                other.dtype()
-            ),
-        };
+        let out = cpu::by_float!(s1, "extract_glimpses", T => {
+            let (img, grad) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s3, l3)?);
+            let (gi, gb) = backward_kernel(img, &storage_f64::<T>(s2, l2)?, grad, d);
+            gi.into_iter().chain(gb).map(T::from_f64).collect()
+        });
         Ok((out, Shape::from(d.b * d.image_len() + d.b * d.k * 4)))
     }
 

@@ -12,7 +12,7 @@
 use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, CustomOp3, DType, Layout, Result, Shape, Tensor, WithDType, D};
 
-use super::cpu::storage_slice;
+use super::cpu::{self, storage_slice};
 use super::dist::normal_kl_fixed;
 
 /// `Σ_d KL(N(μ, σ) ‖ N(pm, ps))` of one row.
@@ -87,32 +87,6 @@ fn rows_dims(l: &Layout) -> Result<(usize, usize)> {
     }
 }
 
-macro_rules! cpu_dispatch {
-    ($f:ident, $s1:expr, $l1:expr, $s2:expr, $l2:expr, $s3:expr, $l3:expr, $d:expr, $pm:expr, $ps:expr) => {
-        match $s1 {
-            CpuStorage::F32(_) => CpuStorage::F32($f(
-                storage_slice::<f32>($s1, $l1)?,
-                storage_slice::<f32>($s2, $l2)?,
-                storage_slice::<f32>($s3, $l3)?,
-                $d,
-                $pm,
-                $ps,
-            )),
-            CpuStorage::F64(_) => CpuStorage::F64($f(
-                storage_slice::<f64>($s1, $l1)?,
-                storage_slice::<f64>($s2, $l2)?,
-                storage_slice::<f64>($s3, $l3)?,
-                $d,
-                $pm,
-                $ps,
-            )),
-            other => {
-                candle_core::bail!("weighted KL supports F32 and F64, got {:?}", other.dtype())
-            }
-        }
-    };
-}
-
 impl CustomOp3 for WeightedKlFixed {
     fn name(&self) -> &'static str {
         match self.backward {
@@ -132,10 +106,14 @@ impl CustomOp3 for WeightedKlFixed {
     ) -> Result<(CpuStorage, Shape)> {
         let (_, d) = rows_dims(l1)?;
         let (pm, ps) = (self.prior_mean, self.prior_std);
-        let out = match self.backward {
-            false => cpu_dispatch!(fwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps),
-            true => cpu_dispatch!(bwd_cpu, s1, l1, s2, l2, s3, l3, d, pm, ps),
-        };
+        let out = cpu::by_float!(s1, "weighted KL", T => {
+            let (m, s) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?);
+            let w = storage_slice::<T>(s3, l3)?;
+            match self.backward {
+                false => fwd_cpu(m, s, w, d, pm, ps),
+                true => bwd_cpu(m, s, w, d, pm, ps),
+            }
+        });
         Ok((out, self.out_shape(l1)?))
     }
 
