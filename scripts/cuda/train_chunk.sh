@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On the GPU machine: one chunk of a training run that may move between machines (a machine goes
+# back after 30 minutes held and takes /tmp with it). The run lives in RUN (default /tmp/si30);
+# on a fresh machine it is first restored from the previous chunk's full checkpoint, carried in
+# CK_DIR (default ship/ck) as ck.tar.xz.part-*. Returns to $OUT: metrics.jsonl (this chunk's
+# lines), train_log.txt, state.json and the full checkpoint (weights + Adam state, xz, 15 MiB
+# parts; rejoin with `cat ck.tar.xz.part-* | xz -dc | tar -xf -`); with "eval", also
+# evals.txt (`silot eval` on seeds 1000, 2000, 3000, never used in training). At most 8 files.
+#
+#   bash ship/run.sh bash scripts/cuda/train_chunk.sh CONFIG SECONDS [eval]
+set -uo pipefail
+cfg=$1
+secs=$2
+out=${OUT:-/tmp/silot-out}
+run=${RUN:-/tmp/si30}
+ck=${CK_DIR:-ship/ck}
+mkdir -p "$out" "$run"
+if [ ! -f "$run/checkpoint/state.json" ] && ls "$ck"/ck.tar.xz.part-* >/dev/null 2>&1; then
+  cat "$ck"/ck.tar.xz.part-* | xz -dc | tar -C "$run" -xf - &&
+    echo "restored step $(grep -m1 '"step"' "$run/checkpoint/state.json")" >>"$run/train_log.txt"
+fi
+[ -f "$run/checkpoint/state.json" ] || echo "fresh run (no checkpoint yet)" >>"$run/train_log.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$run/train_log.txt"
+: >"$run/metrics.jsonl"
+if [ "$secs" -gt 0 ]; then
+  # --time-limit stops after the step that crosses SECONDS and writes a checkpoint.
+  timeout "$((secs + 90))" silot train --config "$cfg" --out "$run" --device cuda \
+    --steps 10000000 --time-limit "$secs" >>"$run/train_log.txt" 2>&1
+  echo "train exit $? ($(date))" >>"$run/train_log.txt"
+  cp "$run/metrics.jsonl" "$out/metrics.jsonl"
+  tar -C "$run" -cf - checkpoint config.toml | xz -T0 -1 | split -b 15M -d - "$out/ck.tar.xz.part-"
+fi
+if [ "${3:-}" = eval ]; then
+  for seed in 1000 2000 3000; do
+    silot eval --env "$cfg" --tracker silot --checkpoint "$run" --device cuda \
+      --clips 32 --seed $seed --json "$run/eval_$seed.json" >>"$run/train_log.txt" 2>&1
+    { echo "== seed $seed (exit $?)"; cat "$run/eval_$seed.json"; echo; } >>"$out/evals.txt"
+  done
+fi
+cp "$run/train_log.txt" "$out/train_log.txt"
+cp "$run/checkpoint/state.json" "$out/state.json"
+ls -la "$out"; tail -4 "$run/train_log.txt"
