@@ -50,6 +50,58 @@ fn same_seed_same_trajectory_without_sticky_actions() {
     assert_eq!(rollout(a.as_mut(), Some(7), 200), ra);
 }
 
+/// Unobserved steps (warm-ups, gaps between training clips) skip reading the screen but leave
+/// the game exactly as observed steps do: same transitions, same later frames, for the raw env
+/// and for the paper and v5 stacks (sticky actions, max-and-skip, crop, no-op starts).
+#[test]
+fn unobserved_steps_change_nothing_but_the_screen_read() {
+    for preset in [AtariPreset::Paper, AtariPreset::V5] {
+        let cfg = si(preset);
+        let (mut a, mut b) = (make_atari(&cfg).unwrap(), make_atari(&cfg).unwrap());
+        let n = a.action_space().n().unwrap();
+        let mut actions = ChaCha8Rng::seed_from_u64(3);
+        a.reset(Some(11), &OPTS).unwrap();
+        b.reset(Some(11), &OPTS).unwrap();
+        let mut rewards = 0.0;
+        for step in 0..400 {
+            let act = actions.gen_range(0..n);
+            let sa = a.step(act).unwrap();
+            let tb = if step % 10 == 9 {
+                let sb = b.step(act).unwrap();
+                assert_eq!(sa.obs, sb.obs, "{preset:?}: frame after step {step}");
+                (sb.reward, sb.terminated, sb.truncated, sb.info)
+            } else {
+                let t = b.step_unobserved(act).unwrap();
+                (t.reward, t.terminated, t.truncated, t.info)
+            };
+            assert_eq!((sa.reward, sa.terminated, sa.truncated, sa.info), tb);
+            rewards += sa.reward;
+            if sa.terminated || sa.truncated {
+                break;
+            }
+        }
+        assert!(rewards > 0.0, "{preset:?}: the compared play scores");
+    }
+    // The raw env, frameskip 4.
+    let opts = AtariEnvOptions {
+        frameskip: 4,
+        ..AtariEnvOptions::default()
+    };
+    let mut a = AtariEnv::new("space_invaders", opts.clone()).unwrap();
+    let mut b = AtariEnv::new("space_invaders", opts).unwrap();
+    a.reset(Some(5), &OPTS).unwrap();
+    b.reset(Some(5), &OPTS).unwrap();
+    for act in [1, 2, 3, 0, 4, 5, 1, 1] {
+        let sa = a.step(act).unwrap();
+        assert_eq!(b.step_unobserved(act).unwrap().reward, sa.reward);
+    }
+    assert_eq!(a.step(0).unwrap().obs, b.step(0).unwrap().obs);
+    assert!(
+        b.step_unobserved(99).is_err(),
+        "an invalid action is still refused"
+    );
+}
+
 #[test]
 fn paper_preset_seeds_change_noop_starts() {
     let mut env = make_atari(&si(AtariPreset::Paper)).unwrap();

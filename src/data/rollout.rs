@@ -1,11 +1,11 @@
 //! Collecting clips from an env with a seeded random policy.
 
-use ndarray::Array4;
+use ndarray::{Array4, ArrayViewMut3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::Clip;
-use crate::env::{Env, ResetOptions};
+use crate::env::{Env, Info, ResetOptions};
 use crate::error::{Error, Result};
 
 /// How clips are collected.
@@ -53,19 +53,17 @@ pub fn collect_clip(env: &mut dyn Env, seed: u64, opts: &RolloutOptions) -> Resu
         } else {
             0
         };
+        match random_steps(
+            env,
+            warmup,
+            &mut rng,
+            frames.index_axis_mut(ndarray::Axis(0), 0),
+        )? {
+            Walk::Ended => continue,
+            Walk::Running(Some(last)) => info = last,
+            Walk::Running(None) => {}
+        }
         let mut ok = true;
-        for _ in 0..warmup {
-            let a = env.action_space().sample_action(&mut rng);
-            let tr = env.step_into(a, frames.index_axis_mut(ndarray::Axis(0), 0))?;
-            info = tr.info;
-            if tr.terminated || tr.truncated {
-                ok = false;
-                break;
-            }
-        }
-        if !ok {
-            continue;
-        }
         let mut gt = info.objects.map(|o| vec![o]);
         for t in 1..t_len {
             let a = env.action_space().sample_action(&mut rng);
@@ -88,6 +86,39 @@ pub fn collect_clip(env: &mut dyn Env, seed: u64, opts: &RolloutOptions) -> Resu
         env.id(),
         opts.max_attempts
     )))
+}
+
+/// How a run of [`random_steps`] went.
+enum Walk {
+    /// The episode ended on the way.
+    Ended,
+    /// Still running; the last step's info (`None` after zero steps).
+    Running(Option<Info>),
+}
+
+/// Take `n` uniformly random actions, writing only the last step's observation into `obs`: the
+/// others are unobserved ([`Env::step_unobserved`]: the Atari env skips reading its screen), as
+/// nobody looks at warm-up and gap frames.
+fn random_steps(
+    env: &mut dyn Env,
+    n: usize,
+    rng: &mut ChaCha8Rng,
+    mut obs: ArrayViewMut3<'_, u8>,
+) -> Result<Walk> {
+    let mut info = None;
+    for i in 0..n {
+        let a = env.action_space().sample_action(rng);
+        let tr = if i + 1 == n {
+            env.step_into(a, obs.view_mut())?
+        } else {
+            env.step_unobserved(a)?
+        };
+        if tr.terminated || tr.truncated {
+            return Ok(Walk::Ended);
+        }
+        info = Some(tr.info);
+    }
+    Ok(Walk::Running(info))
 }
 
 /// Clips cut one after another from continuing episodes of one env, as the paper's Atari clips
@@ -132,13 +163,9 @@ impl EpisodeStream {
         let Some(last) = self.last.as_mut() else {
             return Ok(false);
         };
-        for _ in 0..n {
-            let a = env.action_space().sample_action(rng);
-            let tr = env.step_into(a, last.view_mut())?;
-            if tr.terminated || tr.truncated {
-                self.last = None;
-                return Ok(false);
-            }
+        if let Walk::Ended = random_steps(env, n, rng, last.view_mut())? {
+            self.last = None;
+            return Ok(false);
         }
         Ok(true)
     }

@@ -113,6 +113,14 @@ pub trait Env: Send {
     ) -> Result<Info>;
     /// Advance one step with `action`, writing the new observation into `obs`.
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition>;
+    /// Advance one step with `action` when nobody looks at the observation (warm-ups, gaps
+    /// between training clips): the same transition and later observations as
+    /// [`Env::step_into`], without rendering this one where the env can skip it (the Atari env
+    /// and its frame-skip, crop and reward wrappers do). The default steps into a scratch buffer.
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        let mut scratch = self.new_obs_buffer();
+        self.step_into(action, scratch.view_mut())
+    }
     /// The current frame as an RGB image (Gymnasium's `rgb_array` render mode).
     fn render(&self) -> Option<Frame>;
 
@@ -163,6 +171,9 @@ impl<E: Env + ?Sized> Env for Box<E> {
     }
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         (**self).step_into(action, obs)
+    }
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        (**self).step_unobserved(action)
     }
     fn render(&self) -> Option<Frame> {
         (**self).render()

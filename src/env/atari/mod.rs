@@ -234,6 +234,27 @@ impl Env for AtariEnv {
     }
 
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
+        check_obs_shape(&self.id, &self.obs_space, &obs)?;
+        let t = self.act(action)?;
+        self.write_screen(obs)?;
+        Ok(t)
+    }
+
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        self.act(action)
+    }
+
+    fn render(&self) -> Option<Frame> {
+        let mut frame = Frame::zeros((self.ale.height(), self.ale.width(), 3));
+        self.ale.screen_rgb(frame.as_slice_mut()?).ok()?;
+        Some(frame)
+    }
+}
+
+impl AtariEnv {
+    /// One agent step (`frameskip` emulator frames with sticky actions) without reading the
+    /// screen.
+    fn act(&mut self, action: usize) -> Result<Transition> {
         if self.needs_reset {
             return Err(wrappers::needs_reset_error(&self.id));
         }
@@ -245,7 +266,6 @@ impl Env for AtariEnv {
                 action,
                 n: self.actions.len(),
             })?;
-        check_obs_shape(&self.id, &self.obs_space, &obs)?;
         let mut reward = 0i64;
         let mut terminated = false;
         let mut truncated = false;
@@ -262,19 +282,12 @@ impl Env for AtariEnv {
             }
         }
         self.needs_reset = terminated || truncated;
-        self.write_screen(obs)?;
         Ok(Transition {
             reward: reward as f32,
             terminated,
             truncated,
             info: self.info(),
         })
-    }
-
-    fn render(&self) -> Option<Frame> {
-        let mut frame = Frame::zeros((self.ale.height(), self.ale.width(), 3));
-        self.ale.screen_rgb(frame.as_slice_mut()?).ok()?;
-        Some(frame)
     }
 }
 

@@ -77,6 +77,19 @@ impl<E: Env> Env for MaxAndSkip<E> {
         last.reward = reward;
         Ok(last)
     }
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        let mut reward = 0.0f32;
+        let mut last = Transition::default();
+        for _ in 0..self.skip {
+            last = self.env.step_unobserved(action)?;
+            reward += last.reward;
+            if last.terminated || last.truncated {
+                break;
+            }
+        }
+        last.reward = reward;
+        Ok(last)
+    }
 }
 
 #[cfg(test)]
@@ -99,6 +112,29 @@ mod tests {
         assert_ne!(s.obs, fake.frame_at(4), "max differs from the last frame");
         assert!(s.obs.iter().all(|&v| v > 0));
         assert_eq!(s.info.episode_frame_number, Some(4));
+    }
+
+    /// An unobserved step takes every frame unobserved and gives the observed step's transition.
+    #[test]
+    fn unobserved_steps_skip_every_frame() {
+        let mut a = MaxAndSkip::new(Fake::new(2, 2, 1, 6), 4).unwrap();
+        let mut b = MaxAndSkip::new(Fake::new(2, 2, 1, 6), 4).unwrap();
+        a.reset(Some(0), &ResetOptions::default()).unwrap();
+        b.reset(Some(0), &ResetOptions::default()).unwrap();
+        for _ in 0..2 {
+            let s = a.step(2).unwrap();
+            let t = b.step_unobserved(2).unwrap();
+            assert_eq!(
+                (t.reward, t.terminated, t.info),
+                (s.reward, s.terminated, s.info)
+            );
+        }
+        assert_eq!(
+            b.inner().unobserved,
+            6,
+            "all six frames unobserved, the end included"
+        );
+        assert_eq!(b.inner().actions, a.inner().actions);
     }
 
     #[test]

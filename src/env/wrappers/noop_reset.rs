@@ -63,6 +63,9 @@ impl<E: Env> Env for NoopReset<E> {
     fn step_into(&mut self, action: usize, obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
         self.env.step_into(action, obs)
     }
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        self.env.step_unobserved(action)
+    }
 }
 
 #[cfg(test)]

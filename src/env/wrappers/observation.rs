@@ -82,6 +82,9 @@ macro_rules! transformed_observation_env {
                 self.write(obs);
                 Ok(t)
             }
+            fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+                self.env.step_unobserved(action)
+            }
         }
     };
 }
@@ -248,6 +251,11 @@ mod tests {
         let obs = env.step(0).unwrap().obs;
         assert_eq!(obs, env.inner().frame_at(1).slice(s![1..4, 2..5, ..]));
         assert!(Crop::new(Fake::new(6, 5, 3, 1), [0, 7, 0, 5]).is_err());
+        // An unobserved step reaches the inner env unobserved; the next frame is cropped as ever.
+        env.step_unobserved(1).unwrap();
+        assert_eq!(env.inner().unobserved, 1);
+        let obs = env.step(0).unwrap().obs;
+        assert_eq!(obs, env.inner().frame_at(3).slice(s![1..4, 2..5, ..]));
         assert!(Crop::new(Fake::new(6, 5, 3, 1), [2, 2, 0, 5]).is_err());
     }
 

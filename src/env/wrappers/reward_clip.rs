@@ -45,6 +45,11 @@ impl<E: Env> Env for RewardClip<E> {
         t.reward = sign(t.reward);
         Ok(t)
     }
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        let mut t = self.env.step_unobserved(action)?;
+        t.reward = sign(t.reward);
+        Ok(t)
+    }
 }
 
 #[cfg(test)]
@@ -62,5 +67,8 @@ mod tests {
             .collect();
         assert_eq!(got, vec![-1.0, 0.0, 1.0, 1.0]);
         assert_eq!(sign(f32::NAN), 0.0);
+        assert_eq!(env.step_unobserved(3).unwrap().reward, 1.0);
+        assert_eq!(env.step_unobserved(0).unwrap().reward, -1.0);
+        assert_eq!(env.inner().unobserved, 2);
     }
 }

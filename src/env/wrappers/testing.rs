@@ -22,6 +22,8 @@ pub struct Fake {
     pub actions: Vec<usize>,
     /// Number of resets and the seeds they got.
     pub resets: Vec<Option<u64>>,
+    /// Steps taken through [`Env::step_unobserved`].
+    pub unobserved: u32,
 }
 
 impl Fake {
@@ -36,6 +38,7 @@ impl Fake {
             done: false,
             actions: Vec::new(),
             resets: Vec::new(),
+            unobserved: 0,
         }
     }
 
@@ -89,6 +92,22 @@ impl Env for Fake {
         Ok(self.info())
     }
     fn step_into(&mut self, action: usize, mut obs: ArrayViewMut3<'_, u8>) -> Result<Transition> {
+        let t = self.act(action)?;
+        obs.assign(&self.frame_at(self.t));
+        Ok(t)
+    }
+    fn step_unobserved(&mut self, action: usize) -> Result<Transition> {
+        self.unobserved += 1;
+        self.act(action)
+    }
+    fn render(&self) -> Option<Frame> {
+        Some(self.frame_at(self.t))
+    }
+}
+
+impl Fake {
+    /// One step without writing the observation.
+    fn act(&mut self, action: usize) -> Result<Transition> {
         if !self.started || self.done {
             return Err(needs_reset_error("fake"));
         }
@@ -102,15 +121,11 @@ impl Env for Fake {
         self.actions.push(action);
         self.t += 1;
         self.done = self.t >= self.term_at;
-        obs.assign(&self.frame_at(self.t));
         Ok(Transition {
             reward: action as f32 - 1.0,
             terminated: self.done,
             truncated: false,
             info: self.info(),
         })
-    }
-    fn render(&self) -> Option<Frame> {
-        Some(self.frame_at(self.t))
     }
 }
