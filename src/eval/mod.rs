@@ -15,9 +15,9 @@ pub mod report;
 pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
 pub use bbox::BBox;
-pub use count::CountError;
+pub use count::{ByFrameIndex, CountError};
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
-pub use report::{BoxRecord, EvalReport, FrameDetail, ReportThresholds};
+pub use report::{BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportThresholds};
 
 use serde::{Deserialize, Serialize};
 
@@ -121,6 +121,7 @@ pub fn evaluate(
     check_shapes(pred, gt)?;
     let mut acc = MotAccumulator::totals_only();
     let mut counts = CountError::default();
+    let mut by_t = ByFrameIndex::default();
     let mut ap_gt: Vec<Vec<BBox>> = Vec::new();
     let mut ap_pred: Vec<Vec<ScoredBox>> = Vec::new();
     let mut details = settings.frames_detail.then(Vec::new);
@@ -144,6 +145,12 @@ pub fn evaluate(
             acc.update_boxes(&objects, &hyps, max_distance)
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
             counts.update(g.len(), p.iter().map(|o| o.score));
+            by_t.update(
+                t,
+                g.len(),
+                p.iter().map(|o| o.score),
+                settings.obj_threshold,
+            );
             ap_gt.push(objects.iter().map(|o| o.1).collect());
             ap_pred.push(
                 p.iter()
@@ -184,6 +191,7 @@ pub fn evaluate(
         },
         quirk_drop_overfull_frames: settings.drop_overfull_frames,
         quirk_ap_ignore_after_gt_exhausted: settings.ap_ignore_after_gt_exhausted,
+        by_frame_index: by_t.stats(),
         frames_detail: details,
     })
 }
@@ -311,10 +319,54 @@ mod tests {
             "seed",
             "thresholds",
             "quirk_drop_overfull_frames",
+            "by_frame_index",
         ] {
             assert!(v.get(k).is_some(), "missing key {k}");
         }
         assert!(v.get("frames_detail").is_none());
+        let ts: Vec<(usize, f64, f64)> = r
+            .by_frame_index
+            .iter()
+            .map(|s| (s.t, s.gt, s.counted))
+            .collect();
+        assert_eq!(ts, vec![(0, 2.0, 2.0), (1, 2.0, 2.0), (2, 2.0, 2.0)]);
+    }
+
+    /// The per-frame-index count errors average (over frames) to the report's count error,
+    /// clips of different lengths included.
+    #[test]
+    fn per_frame_index_counts_add_up() {
+        let g = vec![
+            vec![vec![gt(0, 0.0, 0.0), gt(1, 10.0, 10.0)]; 3],
+            vec![vec![gt(0, 0.0, 0.0)]; 2],
+        ];
+        let decaying = |t: usize| vec![tr(5, 0.0, 0.0, 0.9 - 0.3 * t as f32), tr(6, 9.0, 9.0, 0.6)];
+        let p = vec![
+            (0..3).map(decaying).collect(),
+            (0..2).map(decaying).collect(),
+        ];
+        let settings = EvalSettings {
+            obj_threshold: 0.05,
+            ..EvalSettings::default()
+        };
+        let r = evaluate(&p, &g, &settings).unwrap();
+        let by_t = &r.by_frame_index;
+        assert_eq!(
+            by_t.iter().map(|s| s.frames).collect::<Vec<_>>(),
+            vec![2, 2, 1]
+        );
+        let weighted: f64 = by_t
+            .iter()
+            .map(|s| s.count_abs_error * s.frames as f64)
+            .sum();
+        assert!((weighted / r.frames as f64 - r.count_abs_error).abs() < 1e-12);
+        // The first box's presence 0.9, 0.6, 0.3 along the clip, the second's 0.6: counted 2, 2,
+        // 1; both stay above the MOT threshold (0.05).
+        assert_eq!(
+            by_t.iter().map(|s| s.counted).collect::<Vec<_>>(),
+            vec![2.0, 2.0, 1.0]
+        );
+        assert!(by_t.iter().all(|s| s.above_threshold == 2.0), "{by_t:?}");
     }
 
     #[test]

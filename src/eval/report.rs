@@ -49,6 +49,26 @@ pub struct FrameDetail {
     pub pred: Vec<BoxRecord>,
 }
 
+/// Counts at one frame index `t` of the clips, averaged over the clips that have it: shows
+/// how presence holds along a clip (a tracker whose presence decays frame by frame counts ever
+/// fewer objects while it still finds them above the MOT threshold).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameIndexStats {
+    /// Frame index within the clip.
+    pub t: usize,
+    /// Clips with a frame `t`.
+    pub frames: usize,
+    /// Mean ground-truth objects.
+    pub gt: f64,
+    /// Mean predictions with `score > 0.5` (the count of the count error).
+    pub counted: f64,
+    /// Mean predictions with `score > obj_threshold` (what MOT scores).
+    pub above_threshold: f64,
+    /// Mean absolute count error.
+    pub count_abs_error: f64,
+}
+
 /// Result of [`super::evaluate`], serialised as the `silot eval --json` file.
 ///
 /// Metric fields that are undefined (e.g. MOTP without any match) are NaN in memory and `null`
@@ -95,6 +115,9 @@ pub struct EvalReport {
     /// Paper quirk: AP ignored a frame's predictions after its ground truth was used up.
     /// Changes results; off by default.
     pub quirk_ap_ignore_after_gt_exhausted: bool,
+    /// Counts per frame index of the clips (`t = 0, 1, …`).
+    #[serde(default)]
+    pub by_frame_index: Vec<FrameIndexStats>,
     /// Per-frame boxes (only with `--dump-frames`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frames_detail: Option<Vec<FrameDetail>>,
@@ -135,6 +158,26 @@ impl EvalReport {
             "obj_threshold {}  MOT IoU >= {}  AP IoU thresholds {:?}",
             t.obj_threshold, t.mot_iou_threshold, t.ap_iou_thresholds
         );
+        if !self.by_frame_index.is_empty() {
+            let row = |name: &str, f: &dyn Fn(&FrameIndexStats) -> f64| {
+                let cells: String = self
+                    .by_frame_index
+                    .iter()
+                    .map(|st| format!(" {:>6.1}", f(st)))
+                    .collect();
+                format!("{name:<21}{cells}\n")
+            };
+            let ts: String = self
+                .by_frame_index
+                .iter()
+                .map(|st| format!(" {:>6}", st.t))
+                .collect();
+            let _ = writeln!(s, "{:<21}{ts}", "per frame index t");
+            s += &row("  ground truth", &|st| st.gt);
+            s += &row("  counted (> 0.5)", &|st| st.counted);
+            s += &row("  above obj_threshold", &|st| st.above_threshold);
+            s += &row("  count abs error", &|st| st.count_abs_error);
+        }
         if self.quirk_drop_overfull_frames {
             let _ = writeln!(
                 s,
