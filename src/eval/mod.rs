@@ -367,6 +367,14 @@ mod tests {
             vec![2.0, 2.0, 1.0]
         );
         assert!(by_t.iter().all(|s| s.above_threshold == 2.0), "{by_t:?}");
+        assert!(r
+            .table()
+            .contains("count abs error        0.5    0.5    1.0"));
+        // Long clips: the table points to the JSON instead of printing 20 columns.
+        let long = evaluate(&[vec![vec![]; 20]], &[vec![vec![]; 20]], &settings).unwrap();
+        assert!(long
+            .table()
+            .contains("per frame index: 20 indices, in the JSON report"));
     }
 
     #[test]

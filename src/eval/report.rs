@@ -123,6 +123,9 @@ pub struct EvalReport {
     pub frames_detail: Option<Vec<FrameDetail>>,
 }
 
+/// Longest clips whose per-frame-index counts the table prints (longer ones: JSON only).
+const MAX_PRINTED_FRAME_INDICES: usize = 16;
+
 impl EvalReport {
     /// The report as an aligned text table (what `silot eval` prints).
     pub fn table(&self) -> String {
@@ -158,7 +161,13 @@ impl EvalReport {
             "obj_threshold {}  MOT IoU >= {}  AP IoU thresholds {:?}",
             t.obj_threshold, t.mot_iou_threshold, t.ap_iou_thresholds
         );
-        if !self.by_frame_index.is_empty() {
+        if self.by_frame_index.len() > MAX_PRINTED_FRAME_INDICES {
+            let _ = writeln!(
+                s,
+                "per frame index: {} indices, in the JSON report (`by_frame_index`)",
+                self.by_frame_index.len()
+            );
+        } else if !self.by_frame_index.is_empty() {
             let row = |name: &str, f: &dyn Fn(&FrameIndexStats) -> f64| {
                 let cells: String = self
                     .by_frame_index
