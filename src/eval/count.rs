@@ -12,38 +12,8 @@ pub fn predicted_count(scores: impl IntoIterator<Item = f32>) -> usize {
     scores.into_iter().filter(|&s| s > 0.5).count()
 }
 
-/// Absolute count error of one frame.
-pub fn frame_count_error(num_gt: usize, scores: impl IntoIterator<Item = f32>) -> usize {
-    predicted_count(scores).abs_diff(num_gt)
-}
-
-/// Running mean of per-frame count errors.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CountError {
-    /// Sum of per-frame absolute errors.
-    pub total: usize,
-    /// Frames seen.
-    pub frames: usize,
-}
-
-impl CountError {
-    /// Add one frame.
-    pub fn update(&mut self, num_gt: usize, scores: impl IntoIterator<Item = f32>) {
-        self.total += frame_count_error(num_gt, scores);
-        self.frames += 1;
-    }
-
-    /// Mean absolute error per frame (NaN with no frames).
-    pub fn mean(&self) -> f64 {
-        if self.frames == 0 {
-            f64::NAN
-        } else {
-            self.total as f64 / self.frames as f64
-        }
-    }
-}
-
-/// Sums per frame index `t` of the clips, for [`FrameIndexStats`].
+/// Count sums per frame index `t` of the clips: the count error over all frames
+/// ([`ByFrameIndex::mean_abs_error`]) and per index ([`FrameIndexStats`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ByFrameIndex {
     /// Per `t`: frames, ground truth, counted, above threshold, absolute count error.
@@ -71,6 +41,19 @@ impl ByFrameIndex {
             .zip([1, num_gt, counted, above, counted.abs_diff(num_gt)])
         {
             *acc += v;
+        }
+    }
+
+    /// Mean absolute count error over all frames (NaN with no frames).
+    pub fn mean_abs_error(&self) -> f64 {
+        let (frames, errors) = self
+            .sums
+            .iter()
+            .fold((0, 0), |(f, e), r| (f + r[0], e + r[4]));
+        if frames == 0 {
+            f64::NAN
+        } else {
+            errors as f64 / frames as f64
         }
     }
 
@@ -102,11 +85,11 @@ mod tests {
     #[test]
     fn half_rounds_down_and_errors_average() {
         assert_eq!(predicted_count([0.5, 0.51, 1.0, 0.2]), 2);
-        let mut c = CountError::default();
-        c.update(3, [1.0, 1.0]); // 1
-        c.update(0, [0.9, 0.6, 0.7]); // 3
-        assert_eq!(c.mean(), 2.0);
-        assert!(CountError::default().mean().is_nan());
+        let mut c = ByFrameIndex::default();
+        c.update(0, 3, [1.0, 1.0].into_iter(), 0.05); // 1
+        c.update(1, 0, [0.9, 0.6, 0.7].into_iter(), 0.05); // 3
+        assert_eq!(c.mean_abs_error(), 2.0);
+        assert!(ByFrameIndex::default().mean_abs_error().is_nan());
     }
 
     #[test]

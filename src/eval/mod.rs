@@ -15,7 +15,7 @@ pub mod report;
 pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
 pub use bbox::BBox;
-pub use count::{ByFrameIndex, CountError};
+pub use count::ByFrameIndex;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
 pub use report::{BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportThresholds};
 
@@ -120,7 +120,6 @@ pub fn evaluate(
     settings.validate()?;
     check_shapes(pred, gt)?;
     let mut acc = MotAccumulator::totals_only();
-    let mut counts = CountError::default();
     let mut by_t = ByFrameIndex::default();
     let mut ap_gt: Vec<Vec<BBox>> = Vec::new();
     let mut ap_pred: Vec<Vec<ScoredBox>> = Vec::new();
@@ -144,7 +143,6 @@ pub fn evaluate(
             }
             acc.update_boxes(&objects, &hyps, max_distance)
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
-            counts.update(g.len(), p.iter().map(|o| o.score));
             by_t.update(
                 t,
                 g.len(),
@@ -175,7 +173,7 @@ pub fn evaluate(
         motp: mot.motp,
         idf1: mot.idf1,
         ap: average_precision(&ap_gt, &ap_pred, &ap_opts),
-        count_abs_error: counts.mean(),
+        count_abs_error: by_t.mean_abs_error(),
         clips: gt.len(),
         frames,
         num_gt,
