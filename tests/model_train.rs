@@ -126,6 +126,7 @@ fn time_limit_stops_with_a_checkpoint_and_resumes() {
         progress: false,
         time_limit: limit,
         reset_optimizer: false,
+        start_stage: None,
     };
     // A limit shorter than one step: exactly one step, then a checkpoint.
     let tiny = Some(std::time::Duration::from_nanos(1));
@@ -152,6 +153,7 @@ fn reset_optimizer_resumes_without_the_optimizer_file() {
         progress: false,
         time_limit: None,
         reset_optimizer,
+        start_stage: None,
     };
     train::run(&cfg, dir.path(), &mut Squares(0), opts(3, false)).unwrap();
     let ckpt = dir.path().join("checkpoint");
@@ -186,6 +188,7 @@ fn run_writes_run_dir_and_resumes() {
         progress: false,
         time_limit: None,
         reset_optimizer: false,
+        start_stage: None,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
     assert_eq!(s.steps, 6);
@@ -237,6 +240,7 @@ fn early_stopping_moves_through_stages() {
         progress: false,
         time_limit: None,
         reset_optimizer: false,
+        start_stage: None,
     };
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
     assert!(s.finished && s.stage == 1, "{s:?}");
@@ -284,6 +288,7 @@ fn custom_validator_drives_early_stopping() {
         progress: false,
         time_limit: None,
         reset_optimizer: false,
+        start_stage: None,
     };
     let s =
         train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();
@@ -293,4 +298,54 @@ fn custom_validator_drives_early_stopping() {
     let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
     let scores: Vec<f64> = recs.iter().filter_map(|r| r.score).collect();
     assert_eq!(scores, vec![-1.0, -2.0, -3.0, -4.0, -4.0, -4.0]);
+}
+
+#[test]
+fn start_stage_moves_a_run_forward_once() {
+    let mut cfg = smoke_cfg();
+    cfg.train.n_stages = 3;
+    cfg.train.checkpoint_every = 2;
+    assert!(cfg.train.n_curric > 20 && cfg.train.n_frames > 2);
+    let dir = tempfile::tempdir().unwrap();
+    let opts = |steps, start_stage| TrainOptions {
+        steps: Some(steps),
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer: false,
+        start_stage,
+    };
+    let run = |steps, start_stage| {
+        train::run(&cfg, dir.path(), &mut Squares(0), opts(steps, start_stage))
+    };
+    assert_eq!(run(4, None).unwrap().stage, 0);
+    // Stage 2 from step 5 on: its learning rate, all frames, the constant count prior.
+    assert_eq!(run(8, Some(2)).unwrap().stage, 1);
+    // Passed again (the next chunk of the same run): no second move.
+    assert_eq!(run(10, Some(2)).unwrap().stage, 1);
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let train_recs: Vec<_> = recs.iter().filter(|r| r.kind == "train").collect();
+    assert_eq!(train_recs.len(), 10);
+    for r in &train_recs {
+        let second = r.step > 4;
+        assert_eq!(r.stage, usize::from(second), "step {}", r.step);
+        if second {
+            assert_eq!(r.stage_step, r.step - 4);
+            assert!((r.lr - cfg.train.lr / 3.0).abs() < 1e-15);
+            assert_eq!(r.n_frames, cfg.train.n_frames);
+            assert_eq!(r.count_prior_log_odds, 0.0125);
+        } else {
+            assert_eq!((r.lr, r.n_frames), (cfg.train.lr, 2));
+        }
+    }
+    // Backwards, or past the last stage: refused, the run directory untouched.
+    let state = std::fs::read(dir.path().join("checkpoint/state.json")).unwrap();
+    let err = run(12, Some(1)).unwrap_err().to_string();
+    assert!(err.contains("already in stage 2"), "{err}");
+    let err = run(12, Some(4)).unwrap_err().to_string();
+    assert!(err.contains("stages 1 to 3"), "{err}");
+    assert_eq!(
+        std::fs::read(dir.path().join("checkpoint/state.json")).unwrap(),
+        state
+    );
 }

@@ -5,7 +5,8 @@
 # CK_DIR (default ship/ck) as ck.tar.xz.part-*. Returns to $OUT: metrics.jsonl (this chunk's
 # lines), train_log.txt, state.json and the full checkpoint (weights + Adam state, xz, 15 MiB
 # parts; rejoin with `cat ck.tar.xz.part-* | xz -dc | tar -xf -`); with "eval", also
-# evals.txt (`silot eval` on seeds 1000, 2000, 3000, never used in training). At most 8 files.
+# evals.txt (`silot eval` on EVAL_SEEDS, default 1000 2000 3000, never used in training). At
+# most 8 files. TRAIN_ARGS (default empty) are added to `silot train`, e.g. "--start-stage 2".
 #
 #   bash ship/run.sh bash scripts/cuda/train_chunk.sh CONFIG SECONDS [eval]
 set -uo pipefail
@@ -25,13 +26,13 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$run/train_l
 if [ "$secs" -gt 0 ]; then
   # --time-limit stops after the step that crosses SECONDS and writes a checkpoint.
   timeout "$((secs + 90))" silot train --config "$cfg" --out "$run" --device cuda \
-    --steps 10000000 --time-limit "$secs" >>"$run/train_log.txt" 2>&1
+    --steps 10000000 --time-limit "$secs" ${TRAIN_ARGS:-} >>"$run/train_log.txt" 2>&1
   echo "train exit $? ($(date))" >>"$run/train_log.txt"
   cp "$run/metrics.jsonl" "$out/metrics.jsonl"
   tar -C "$run" -cf - checkpoint config.toml | xz -T0 -1 | split -b 15M -d - "$out/ck.tar.xz.part-"
 fi
 if [ "${3:-}" = eval ]; then
-  for seed in 1000 2000 3000; do
+  for seed in ${EVAL_SEEDS:-1000 2000 3000}; do
     silot eval --env "$cfg" --tracker silot --checkpoint "$run" --device cuda \
       --clips 32 --seed $seed --json "$run/eval_$seed.json" >>"$run/train_log.txt" 2>&1
     { echo "== seed $seed (exit $?)"; cat "$run/eval_$seed.json"; echo; } >>"$out/evals.txt"

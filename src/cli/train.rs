@@ -44,6 +44,11 @@ pub struct TrainArgs {
     /// whose `optimizer.safetensors` was lost; the reference also restarts Adam between stages).
     #[arg(long)]
     pub reset_optimizer: bool,
+    /// Move the run to this stage (1-based) before training, as if the earlier stages had
+    /// early-stopped (best eligible weights reloaded, else the current ones; Adam afresh; that
+    /// stage's learning rate, 8-frame clips and count prior). A no-op when already there.
+    #[arg(long, value_name = "STAGE")]
+    pub start_stage: Option<usize>,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -78,6 +83,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         progress: true,
         time_limit: a.time_limit.map(std::time::Duration::from_secs_f64),
         reset_optimizer: a.reset_optimizer,
+        start_stage: a.start_stage,
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(

@@ -51,6 +51,11 @@ pub struct TrainOptions {
     /// β-power counters, as the reference does between stages): for a checkpoint whose
     /// `optimizer.safetensors` was lost.
     pub reset_optimizer: bool,
+    /// Move the run to this stage (1-based, as the paper numbers them) before training, as if
+    /// the earlier stages had early-stopped: their best eligible weights reloaded (the current
+    /// ones when none is eligible), Adam afresh, that stage's schedule. Nothing happens when the
+    /// run is already in it, so a chunked run may pass it on every chunk.
+    pub start_stage: Option<usize>,
 }
 
 /// What [`run`] did.
@@ -508,6 +513,32 @@ impl<'src, 'scope> Prefetcher<'src, 'scope> {
     }
 }
 
+/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]).
+fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<()> {
+    let n_stages = trainer.cfg.train.n_stages;
+    if stage == 0 || stage > n_stages {
+        return Err(Error::Invalid(format!(
+            "start stage {stage} does not exist: this config has stages 1 to {n_stages} (train.n_stages)"
+        )));
+    }
+    let current = trainer.progress.stage + 1;
+    if current > stage || trainer.progress.finished {
+        return Err(Error::Invalid(format!(
+            "the run is already in stage {current}{}; a run only moves forward, so start stage {stage} needs a fresh run directory",
+            if trainer.progress.finished { " and finished" } else { "" }
+        )));
+    }
+    while trainer.progress.stage + 1 < stage {
+        trainer.next_stage(best_dir)?;
+        tracing::info!(
+            step = trainer.progress.global_step,
+            stage = trainer.progress.stage + 1,
+            "moved to the next stage on request"
+        );
+    }
+    Ok(())
+}
+
 /// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
 /// checkpoint made with the same config.
 pub fn run_with_validator(
@@ -543,6 +574,9 @@ pub fn run_with_validator(
             "resumed from {}",
             ckpt_dir.display()
         );
+    }
+    if let Some(stage) = opts.start_stage {
+        advance_to_stage(&mut trainer, stage, &best_dir)?;
     }
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
