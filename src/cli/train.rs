@@ -87,9 +87,10 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(
-        "trained to step {} (stage {}{}); last loss {:.3}; run directory {}",
+        "trained to step {} (stage {} of {}{}); last loss {:.3}; run directory {}",
         summary.steps,
-        summary.stage,
+        summary.stage + 1,
+        cfg.train.n_stages,
         if summary.finished {
             ", finished"
         } else if summary.timed_out {
