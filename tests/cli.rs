@@ -317,7 +317,7 @@ fn train_smoke_writes_metrics_and_resumes() {
     );
     // The trained model tracks: `silot eval --tracker silot` scores it with the same code.
     let json = dir.path().join("silot.json");
-    silot_ok(&[
+    let table = silot_ok(&[
         "eval",
         "--env",
         "smoke",
@@ -335,6 +335,16 @@ fn train_smoke_writes_metrics_and_resumes() {
     ]);
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v["tracker"], "silot");
+    // The report names the checkpoint it scored (the run's latest here: no eligible
+    // validation yet, so no best/).
+    let ckpt = dir.path().join("run/checkpoint").display().to_string();
+    assert!(!dir.path().join("run/best").exists());
+    assert_eq!(v["checkpoint"]["path"], ckpt.as_str());
+    assert_eq!(v["checkpoint"]["step"], 6);
+    assert!(
+        table.contains(&format!("checkpoint {ckpt} (step 6)")),
+        "{table}"
+    );
     let detail = v["frames_detail"].as_array().unwrap();
     assert_eq!(detail.len(), 16);
     assert!(

@@ -33,7 +33,9 @@ if [ "$secs" -gt 0 ]; then
 fi
 if [ "${3:-}" = eval ]; then
   for seed in ${EVAL_SEEDS:-1000 2000 3000}; do
-    silot eval --env "$cfg" --tracker silot --checkpoint "$run" --device cuda \
+    # The latest checkpoint (the one returned), not best/ (the best validation of the stage),
+    # which `--checkpoint "$run"` would pick once a validation is eligible.
+    silot eval --env "$cfg" --tracker silot --checkpoint "$run/checkpoint" --device cuda \
       --clips 32 --seed $seed --json "$run/eval_$seed.json" >>"$run/train_log.txt" 2>&1
     { echo "== seed $seed (exit $?)"; cat "$run/eval_$seed.json"; echo; } >>"$out/evals.txt"
   done

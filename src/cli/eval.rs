@@ -9,7 +9,7 @@ use super::device::DeviceArg;
 use crate::baseline::ConnCompTracker;
 use crate::config::ExperimentConfig;
 use crate::env::registry;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, ReportCheckpoint};
 use crate::model::tracker::SilotTracker;
 use crate::track::Tracker;
 
@@ -71,14 +71,25 @@ pub struct EvalArgs {
     pub quirk_drop_overfull_frames: bool,
 }
 
+/// A tracker built from the command line, and the checkpoint a model tracker was read from.
+pub struct BuiltTracker {
+    /// The tracker.
+    pub tracker: Box<dyn Tracker>,
+    /// Checkpoint directory and step (model trackers only).
+    pub checkpoint: Option<ReportCheckpoint>,
+}
+
 /// Build the tracker named on the command line.
 pub fn make_tracker(
     t: &TrackerArgs,
     cfg: &ExperimentConfig,
     seed: u64,
-) -> anyhow::Result<Box<dyn Tracker>> {
+) -> anyhow::Result<BuiltTracker> {
     Ok(match t.tracker {
-        TrackerKind::Conncomp => Box::new(ConnCompTracker::new(cfg.eval.conncomp.clone())?),
+        TrackerKind::Conncomp => BuiltTracker {
+            tracker: Box::new(ConnCompTracker::new(cfg.eval.conncomp.clone())?),
+            checkpoint: None,
+        },
         TrackerKind::Silot => {
             let dir = t.checkpoint.as_ref().ok_or_else(|| {
                 anyhow::anyhow!(
@@ -86,7 +97,16 @@ pub fn make_tracker(
                 )
             })?;
             let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
-            Box::new(SilotTracker::load(dir, &device, seed)?)
+            let tracker = SilotTracker::load(dir, &device, seed)?;
+            let (path, step) = tracker.checkpoint();
+            let checkpoint = Some(ReportCheckpoint {
+                path: path.display().to_string(),
+                step,
+            });
+            BuiltTracker {
+                tracker: Box::new(tracker),
+                checkpoint,
+            }
         }
     })
 }
@@ -101,7 +121,10 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
          Atari the ground truth itself is ConnComp labelling (§6), so only a model is scored \
          there: use --tracker silot --checkpoint RUNDIR"
     );
-    let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?;
+    let BuiltTracker {
+        mut tracker,
+        checkpoint,
+    } = make_tracker(&a.tracker, &cfg, a.seed)?;
     let clips = eval_clips(&cfg, a.clips, a.seed)?;
     let mut pred = Vec::with_capacity(clips.len());
     for c in &clips {
@@ -116,6 +139,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     report.preset = preset_name(&cfg);
     report.tracker = tracker.name().to_string();
     report.seed = Some(a.seed);
+    report.checkpoint = checkpoint;
     report.print_table();
     if let Some(path) = &a.json {
         let json = serde_json::to_vec_pretty(&report)?;

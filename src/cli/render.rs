@@ -35,7 +35,7 @@ pub struct RenderArgs {
 /// Draw the clips.
 pub fn run(a: RenderArgs) -> anyhow::Result<()> {
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
-    let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?;
+    let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?.tracker;
     let opts = RenderOptions {
         scale: a.scale,
         obj_threshold: cfg.eval.metrics.obj_threshold,

@@ -17,7 +17,9 @@ pub use assign::assign;
 pub use bbox::BBox;
 pub use count::ByFrameIndex;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
-pub use report::{BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportThresholds};
+pub use report::{
+    BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportCheckpoint, ReportThresholds,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -182,6 +184,7 @@ pub fn evaluate(
         preset: None,
         tracker: String::new(),
         seed: None,
+        checkpoint: None,
         thresholds: ReportThresholds {
             obj_threshold: settings.obj_threshold,
             mot_iou_threshold: settings.mot_iou_threshold,

@@ -107,6 +107,9 @@ pub struct EvalReport {
     pub tracker: String,
     /// Seed of the evaluation clips.
     pub seed: Option<u64>,
+    /// The checkpoint a model tracker was loaded from (none for the baselines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<ReportCheckpoint>,
     /// Thresholds used.
     pub thresholds: ReportThresholds,
     /// Paper quirk: frames with more than 2x as many predictions as ground truth had all their
@@ -123,6 +126,16 @@ pub struct EvalReport {
     pub frames_detail: Option<Vec<FrameDetail>>,
 }
 
+/// Where a model tracker's weights came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportCheckpoint {
+    /// The checkpoint directory read (`best/` or `checkpoint/` of a run directory, or the
+    /// directory given).
+    pub path: String,
+    /// The training step it was saved at.
+    pub step: u64,
+}
+
 /// Longest clips whose per-frame-index counts the table prints (longer ones: JSON only).
 const MAX_PRINTED_FRAME_INDICES: usize = 16;
 
@@ -137,6 +150,9 @@ impl EvalReport {
             "env {}  preset {preset}  tracker {}  seed {seed}",
             self.env, self.tracker
         );
+        if let Some(c) = &self.checkpoint {
+            let _ = writeln!(s, "checkpoint {} (step {})", c.path, c.step);
+        }
         let _ = writeln!(
             s,
             "clips {}  frames {}  gt objects {}  predictions {}",

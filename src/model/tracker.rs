@@ -18,6 +18,8 @@ pub struct SilotTracker {
     cfg: RunConfig,
     device: Device,
     seed: u64,
+    checkpoint: PathBuf,
+    step: u64,
     // Keeps the parameters alive (the model holds tensors that alias them).
     _varmap: candle_nn::VarMap,
 }
@@ -42,9 +44,20 @@ pub fn checkpoint_dir(run_dir: &Path) -> Result<PathBuf> {
     })
 }
 
-/// A trained model: its run config, the model, and the parameters it aliases (keep the
-/// `VarMap` alive as long as the model).
-pub type TrainedSilot = (RunConfig, Silot, candle_nn::VarMap);
+/// A trained model: its run config, the model, the parameters it aliases (keep the `VarMap`
+/// alive as long as the model), and where they came from.
+pub struct TrainedSilot {
+    /// The run config saved with the checkpoint.
+    pub cfg: RunConfig,
+    /// The model.
+    pub model: Silot,
+    /// Its parameters.
+    pub varmap: candle_nn::VarMap,
+    /// The checkpoint directory read ([`checkpoint_dir`]).
+    pub checkpoint: PathBuf,
+    /// The training step of that checkpoint.
+    pub step: u64,
+}
 
 /// Load the model of `run_dir` ([`checkpoint_dir`]: its `config.toml` and weights) onto
 /// `device`, in f32. Errors name the missing or mismatched file.
@@ -54,22 +67,35 @@ pub fn load_trained(run_dir: &Path, device: &Device) -> Result<TrainedSilot> {
     let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
     let cfg = RunConfig::from_toml(&text, &cfg_path.display().to_string())?;
     let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
-    crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
-    Ok((cfg, model, varmap))
+    let meta = crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
+    Ok(TrainedSilot {
+        cfg,
+        model,
+        varmap,
+        checkpoint: ckpt,
+        step: meta.step,
+    })
 }
 
 impl SilotTracker {
     /// Load the model of `run_dir` (its `config.toml` and checkpoint) onto `device`. `seed`
     /// drives latent sampling where the config samples at evaluation (`eval_noisy`).
     pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
-        let (cfg, model, varmap) = load_trained(run_dir, device)?;
+        let t = load_trained(run_dir, device)?;
         Ok(Self {
-            model,
-            cfg,
+            model: t.model,
+            cfg: t.cfg,
             device: device.clone(),
             seed,
-            _varmap: varmap,
+            checkpoint: t.checkpoint,
+            step: t.step,
+            _varmap: t.varmap,
         })
+    }
+
+    /// The checkpoint directory the weights were read from, and its training step.
+    pub fn checkpoint(&self) -> (&Path, u64) {
+        (&self.checkpoint, self.step)
     }
 
     /// The model's config.

@@ -46,8 +46,8 @@ impl ObjectEncoder {
     /// checkpoint directory) on `device`. `seed` keys latent noise if the config samples at
     /// evaluation (`eval_noisy`); otherwise outputs do not depend on it.
     pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
-        let (cfg, model, varmap) = load_trained(run_dir, device)?;
-        Ok(Self::from_model(model, varmap, cfg, device, seed))
+        let t = load_trained(run_dir, device)?;
+        Ok(Self::from_model(t.model, t.varmap, t.cfg, device, seed))
     }
 
     /// An encoder around a model already built on `device` (e.g. fresh from
