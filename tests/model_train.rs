@@ -319,6 +319,10 @@ fn start_stage_moves_a_run_forward_once() {
         train::run(&cfg, dir.path(), &mut Squares(0), opts(steps, start_stage))
     };
     assert_eq!(run(4, None).unwrap().stage, 0);
+    // The move is saved even when no step follows.
+    assert_eq!(run(4, Some(2)).unwrap().stage, 1);
+    let state = std::fs::read_to_string(dir.path().join("checkpoint/state.json")).unwrap();
+    assert!(state.contains("\"stage\": 1"), "{state}");
     // Stage 2 from step 5 on: its learning rate, all frames, the constant count prior.
     assert_eq!(run(8, Some(2)).unwrap().stage, 1);
     // Passed again (the next chunk of the same run): no second move.
@@ -348,4 +352,43 @@ fn start_stage_moves_a_run_forward_once() {
         std::fs::read(dir.path().join("checkpoint/state.json")).unwrap(),
         state
     );
+}
+
+#[test]
+fn max_stage_steps_ends_each_stage() {
+    let mut cfg = smoke_cfg();
+    cfg.train.n_stages = 2;
+    cfg.train.max_stage_steps = Some(3);
+    cfg.train.patience_start = 1000; // early stopping must not interfere
+    let opts = |steps| TrainOptions {
+        steps: Some(steps),
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer: false,
+        start_stage: None,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(20)).unwrap();
+    assert!(s.finished && s.stage == 1 && s.steps == 6, "{s:?}");
+    let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let stages: Vec<(u64, usize, u64)> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| (r.step, r.stage, r.stage_step))
+        .collect();
+    let want = vec![
+        (1, 0, 1),
+        (2, 0, 2),
+        (3, 0, 3),
+        (4, 1, 1),
+        (5, 1, 2),
+        (6, 1, 3),
+    ];
+    assert_eq!(stages, want);
+    // A cap of 0 steps is refused by name.
+    cfg.train.max_stage_steps = Some(0);
+    let other = tempfile::tempdir().unwrap();
+    let err = train::run(&cfg, other.path(), &mut Squares(0), opts(2)).unwrap_err();
+    assert!(err.to_string().contains("max_stage_steps"), "{err}");
 }

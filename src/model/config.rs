@@ -348,6 +348,12 @@ pub struct TrainConfig {
     pub patience_start: u64,
     /// Number of curriculum stages (reference: 3). Default 3.
     pub n_stages: usize,
+    /// End every stage after this many steps if early stopping has not (as if it had: best
+    /// eligible weights reloaded, else the current ones; fresh Adam; the next stage's
+    /// schedule). Not in the reference, whose stages run for days; for short runs, where stage
+    /// 2's weak count prior and lower learning rate help (ninth session:
+    /// `benches/results/cuda_train_space_invaders_session9.md`). Default: none.
+    pub max_stage_steps: Option<u64>,
     /// Validate every this many steps. Default 5000.
     pub eval_every: u64,
     /// Validation clips. Default 128.
@@ -397,6 +403,7 @@ impl Default for TrainConfig {
             patience: 30_000,
             patience_start: 160_000,
             n_stages: 3,
+            max_stage_steps: None,
             eval_every: 5000,
             n_val: 128,
             stop_criterion: StopCriterion::ReconstructionLoss,
@@ -429,6 +436,7 @@ impl TrainConfig {
             ("n_val", self.n_val as u64),
             ("log_every", self.log_every),
             ("checkpoint_every", self.checkpoint_every),
+            ("max_stage_steps", self.max_stage_steps.unwrap_or(1)),
         ];
         for (k, v) in nonzero {
             if v == 0 {

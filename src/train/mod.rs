@@ -314,6 +314,17 @@ impl Trainer {
         Ok(())
     }
 
+    /// End the current stage: move to the next one ([`Self::next_stage`]) or, after the last,
+    /// mark the run finished.
+    pub fn end_stage(&mut self, best_dir: &Path) -> Result<()> {
+        if self.progress.stage + 1 >= self.cfg.train.n_stages {
+            self.progress.finished = true;
+            Ok(())
+        } else {
+            self.next_stage(best_dir)
+        }
+    }
+
     /// Move to the next stage: reload the best weights of this stage (if any), fresh Adam with
     /// lr ÷ divisor, stage-local step 0, fresh early stopping (reference §4.8).
     pub fn next_stage(&mut self, best_dir: &Path) -> Result<()> {
@@ -513,8 +524,9 @@ impl<'src, 'scope> Prefetcher<'src, 'scope> {
     }
 }
 
-/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]).
-fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<()> {
+/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]); whether it
+/// moved.
+fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<bool> {
     let n_stages = trainer.cfg.train.n_stages;
     if stage == 0 || stage > n_stages {
         return Err(Error::Invalid(format!(
@@ -528,6 +540,7 @@ fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Res
             if trainer.progress.finished { " and finished" } else { "" }
         )));
     }
+    let moved = trainer.progress.stage + 1 < stage;
     while trainer.progress.stage + 1 < stage {
         trainer.next_stage(best_dir)?;
         tracing::info!(
@@ -536,7 +549,7 @@ fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Res
             "moved to the next stage on request"
         );
     }
-    Ok(())
+    Ok(moved)
 }
 
 /// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
@@ -576,7 +589,10 @@ pub fn run_with_validator(
         );
     }
     if let Some(stage) = opts.start_stage {
-        advance_to_stage(&mut trainer, stage, &best_dir)?;
+        if advance_to_stage(&mut trainer, stage, &best_dir)? {
+            // Saved at once, so the move holds even if no step follows.
+            trainer.save(&ckpt_dir)?;
+        }
     }
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
@@ -660,12 +676,16 @@ pub fn run_with_validator(
                     trainer.save(&best_dir)?;
                 }
                 if verdict.stop {
-                    if stage + 1 >= t.n_stages {
-                        trainer.progress.finished = true;
-                    } else {
-                        trainer.next_stage(&best_dir)?;
-                    }
+                    trainer.end_stage(&best_dir)?;
                 }
+            }
+            if trainer.progress.stage == stage
+                && !trainer.progress.finished
+                && t.max_stage_steps
+                    .is_some_and(|m| trainer.progress.stage_step >= m)
+            {
+                tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
+                trainer.end_stage(&best_dir)?;
             }
             timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l);
             if gs % t.checkpoint_every == 0
