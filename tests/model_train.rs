@@ -45,6 +45,19 @@ fn same_seed_same_loss_trajectory() {
     assert_ne!(a[0].total, a[3].total);
 }
 
+/// Plain CPU training options: at most `steps` (else the config's), no progress bar, no time
+/// limit, optimiser and stage as saved.
+fn cpu_opts(steps: Option<u64>) -> TrainOptions {
+    TrainOptions {
+        steps,
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer: false,
+        start_stage: None,
+    }
+}
+
 fn eval_out(tr: &Trainer, clip: &Tensor) -> Vec<f32> {
     let st = tr.model.initial_state(4, 4, None, &Device::Cpu).unwrap();
     let out = tr
@@ -121,12 +134,8 @@ fn time_limit_stops_with_a_checkpoint_and_resumes() {
     cfg.train.checkpoint_every = 1000; // only the time limit writes a checkpoint here
     let dir = tempfile::tempdir().unwrap();
     let opts = |limit: Option<std::time::Duration>| TrainOptions {
-        steps: Some(50),
-        device: Device::Cpu,
-        progress: false,
         time_limit: limit,
-        reset_optimizer: false,
-        start_stage: None,
+        ..cpu_opts(Some(50))
     };
     // A limit shorter than one step: exactly one step, then a checkpoint.
     let tiny = Some(std::time::Duration::from_nanos(1));
@@ -148,12 +157,8 @@ fn reset_optimizer_resumes_without_the_optimizer_file() {
     cfg.train.checkpoint_every = 3;
     let dir = tempfile::tempdir().unwrap();
     let opts = |steps, reset_optimizer| TrainOptions {
-        steps: Some(steps),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
         reset_optimizer,
-        start_stage: None,
+        ..cpu_opts(Some(steps))
     };
     train::run(&cfg, dir.path(), &mut Squares(0), opts(3, false)).unwrap();
     let ckpt = dir.path().join("checkpoint");
@@ -182,14 +187,7 @@ fn run_writes_run_dir_and_resumes() {
     let mut cfg = smoke_cfg();
     cfg.train.steps = 12;
     let dir = tempfile::tempdir().unwrap();
-    let opts = |steps| TrainOptions {
-        steps: Some(steps),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-    };
+    let opts = |steps| cpu_opts(Some(steps));
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
     assert_eq!(s.steps, 6);
     for f in ["config.toml", "metrics.jsonl", "checkpoint/state.json"] {
@@ -234,14 +232,7 @@ fn early_stopping_moves_through_stages() {
     cfg.train.n_stages = 2;
     cfg.train.steps = 40;
     let dir = tempfile::tempdir().unwrap();
-    let opts = TrainOptions {
-        steps: None,
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-    };
+    let opts = cpu_opts(None);
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
     assert!(s.finished && s.stage == 1, "{s:?}");
     assert!(s.steps < 40);
@@ -282,14 +273,7 @@ fn custom_validator_drives_early_stopping() {
     cfg.train.patience_start = 1;
     cfg.train.n_stages = 1;
     let dir = tempfile::tempdir().unwrap();
-    let opts = TrainOptions {
-        steps: Some(30),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-    };
+    let opts = cpu_opts(Some(30));
     let s =
         train::run_with_validator(&cfg, dir.path(), &mut Squares(0), &mut Plateau, opts).unwrap();
     assert!(s.finished);
@@ -308,12 +292,8 @@ fn start_stage_moves_a_run_forward_once() {
     assert!(cfg.train.n_curric > 20 && cfg.train.n_frames > 2);
     let dir = tempfile::tempdir().unwrap();
     let opts = |steps, start_stage| TrainOptions {
-        steps: Some(steps),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
         start_stage,
+        ..cpu_opts(Some(steps))
     };
     let run = |steps, start_stage| {
         train::run(&cfg, dir.path(), &mut Squares(0), opts(steps, start_stage))
@@ -360,14 +340,7 @@ fn max_stage_steps_ends_each_stage() {
     cfg.train.n_stages = 2;
     cfg.train.max_stage_steps = Some(3);
     cfg.train.patience_start = 1000; // early stopping must not interfere
-    let opts = |steps| TrainOptions {
-        steps: Some(steps),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-    };
+    let opts = |steps| cpu_opts(Some(steps));
     let dir = tempfile::tempdir().unwrap();
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(20)).unwrap();
     assert!(s.finished && s.stage == 1 && s.steps == 6, "{s:?}");
