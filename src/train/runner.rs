@@ -1,0 +1,412 @@
+//! The training loop: [`run`] / [`run_with_validator`] drive a [`Trainer`] over a clip source,
+//! with batches made one step ahead, validation, stage changes, checkpoints and a time limit.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use candle_core::Device;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::model::config::RunConfig;
+use crate::model::LossBreakdown;
+use crate::rng::SeededRng;
+
+use super::metrics_log::{MetricsLog, MetricsRecord};
+use super::source::{ClipBatch, ClipSource, ClipSpec};
+use super::validation::{LossValidator, Validator};
+use super::{mix_seed, schedule, Progress, StepStats, Trainer, DATA_STREAM};
+
+/// Run-time options of [`run`].
+#[derive(Debug, Clone)]
+pub struct TrainOptions {
+    /// Stop after this many total steps (overrides `train.steps` when set).
+    pub steps: Option<u64>,
+    /// Device to train on.
+    pub device: Device,
+    /// Show a progress bar (only when stderr is a terminal).
+    pub progress: bool,
+    /// Stop (with a checkpoint) after the first step that ends this long after the start: a
+    /// time-boxed run loses no steps, unlike one killed from outside.
+    pub time_limit: Option<std::time::Duration>,
+    /// On resume, restore parameters and progress but start Adam afresh (zero moments and
+    /// β-power counters, as the reference does between stages): for a checkpoint whose
+    /// `optimizer.safetensors` was lost.
+    pub reset_optimizer: bool,
+    /// Move the run to this stage (1-based, as the paper numbers them) before training, as if
+    /// the earlier stages had early-stopped: their best eligible weights reloaded (the current
+    /// ones when none is eligible), Adam afresh, that stage's schedule. Nothing happens when the
+    /// run is already in it, so a chunked run may pass it on every chunk.
+    pub start_stage: Option<usize>,
+}
+
+/// What [`run`] did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainSummary {
+    /// Total steps done (incl. before a resume).
+    pub steps: u64,
+    /// Stage reached (0-based).
+    pub stage: usize,
+    /// All stages finished by early stopping.
+    pub finished: bool,
+    /// Best validation value of the current stage.
+    pub best_val: Option<f64>,
+    /// Loss terms of the last training step.
+    pub last: LossBreakdown,
+    /// Training stopped at [`TrainOptions::time_limit`].
+    #[serde(default)]
+    pub timed_out: bool,
+}
+
+/// Train on `source` with the loss-based [`LossValidator`]; see [`run_with_validator`].
+pub fn run(
+    cfg: &RunConfig,
+    out_dir: &Path,
+    source: &mut dyn ClipSource,
+    opts: TrainOptions,
+) -> Result<TrainSummary> {
+    cfg.validate()?;
+    let mut validator = LossValidator::from_source(cfg, source)?;
+    run_with_validator(cfg, out_dir, source, &mut validator, opts)
+}
+
+/// The batch of global step `step`: all its randomness comes from a stream seeded by the step
+/// alone, so a batch made ahead of time equals one made on demand.
+fn batch_for_step(
+    source: &mut dyn ClipSource,
+    spec: &ClipSpec,
+    seed: u64,
+    step: u64,
+) -> Result<ClipBatch> {
+    let mut rng = SeededRng::new(mix_seed(seed, DATA_STREAM + step));
+    source.next_batch(spec, &mut rng)
+}
+
+type Pending<'src, 'scope> =
+    std::thread::ScopedJoinHandle<'scope, (&'src mut dyn ClipSource, u64, Result<ClipBatch>)>;
+
+/// Makes the next step's batch on a background thread while the current step trains (env
+/// rollouts on the host overlap the model step on the device). Batches are identical to
+/// sequential ones; a prefetched batch for another step or another clip spec than the one asked
+/// for is dropped.
+struct Prefetcher<'src, 'scope> {
+    source: Option<&'src mut dyn ClipSource>,
+    pending: Option<Pending<'src, 'scope>>,
+    /// Spec of the pending batch.
+    pending_spec: Option<ClipSpec>,
+    seed: u64,
+}
+
+impl<'src, 'scope> Prefetcher<'src, 'scope> {
+    fn new(source: &'src mut dyn ClipSource, seed: u64) -> Self {
+        Self {
+            source: Some(source),
+            pending: None,
+            pending_spec: None,
+            seed,
+        }
+    }
+
+    /// Wait for a background batch, getting the source back.
+    fn join(&mut self) -> Result<Option<(u64, Result<ClipBatch>)>> {
+        let Some(h) = self.pending.take() else {
+            return Ok(None);
+        };
+        let (src, step, batch) = h
+            .join()
+            .map_err(|_| Error::Invalid("the clip prefetch thread panicked".into()))?;
+        self.source = Some(src);
+        Ok(Some((step, batch)))
+    }
+
+    /// The batch of `step` with `spec` (prefetched if it was started so, else made now).
+    fn take(&mut self, step: u64, spec: &ClipSpec) -> Result<ClipBatch> {
+        let pending_spec = self.pending_spec.take();
+        if let Some((s, batch)) = self.join()? {
+            if s == step && pending_spec.as_ref() == Some(spec) {
+                return batch;
+            }
+        }
+        let src = self
+            .source
+            .as_deref_mut()
+            .ok_or_else(|| Error::Invalid("clip source missing after prefetch".into()))?;
+        batch_for_step(src, spec, self.seed, step)
+    }
+
+    /// Start making the batch of `step` with `spec` in the background.
+    fn start<'env>(
+        &mut self,
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        step: u64,
+        spec: ClipSpec,
+    ) where
+        'src: 'scope,
+    {
+        let Some(src) = self.source.take() else {
+            return;
+        };
+        self.pending_spec = Some(spec);
+        let seed = self.seed;
+        self.pending = Some(scope.spawn(move || {
+            let batch = batch_for_step(&mut *src, &spec, seed, step);
+            (src, step, batch)
+        }));
+    }
+
+    /// Wait for any background batch (its result is unused).
+    fn finish(&mut self) -> Result<()> {
+        self.join().map(|_| ())
+    }
+}
+
+/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]); whether it
+/// moved.
+fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<bool> {
+    let n_stages = trainer.cfg.train.n_stages;
+    if stage == 0 || stage > n_stages {
+        return Err(Error::Invalid(format!(
+            "start stage {stage} does not exist: this config has stages 1 to {n_stages} (train.n_stages)"
+        )));
+    }
+    let current = trainer.progress.stage + 1;
+    if current > stage || trainer.progress.finished {
+        return Err(Error::Invalid(format!(
+            "the run is already in stage {current}{}; a run only moves forward, so start stage {stage} needs a fresh run directory",
+            if trainer.progress.finished { " and finished" } else { "" }
+        )));
+    }
+    let moved = trainer.progress.stage + 1 < stage;
+    while trainer.progress.stage + 1 < stage {
+        trainer.next_stage(best_dir)?;
+        tracing::info!(
+            step = trainer.progress.global_step,
+            stage = trainer.progress.stage + 1,
+            "moved to the next stage on request"
+        );
+    }
+    Ok(moved)
+}
+
+/// The files of a run directory that training reads and writes.
+struct RunDir {
+    /// The latest checkpoint.
+    checkpoint: PathBuf,
+    /// The best validation's checkpoint (of the current stage).
+    best: PathBuf,
+    /// `metrics.jsonl`.
+    metrics: PathBuf,
+}
+
+impl RunDir {
+    /// Create `out_dir` and write `cfg` into its `config.toml`, or check that the config
+    /// already there is the same (a run resumes only with the config it started with).
+    fn claim(cfg: &RunConfig, out_dir: &Path) -> Result<Self> {
+        std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
+        let text = cfg.to_toml()?;
+        let cfg_path = out_dir.join("config.toml");
+        if cfg_path.exists() {
+            let old = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
+            if old != text {
+                return Err(Error::Config {
+                    path: cfg_path.display().to_string(),
+                    msg: "the run directory holds a different config; use a new directory or the same config to resume".into(),
+                });
+            }
+        } else {
+            crate::util::write_atomic(&cfg_path, text.as_bytes())?;
+        }
+        Ok(Self {
+            checkpoint: out_dir.join("checkpoint"),
+            best: out_dir.join("best"),
+            metrics: out_dir.join("metrics.jsonl"),
+        })
+    }
+}
+
+/// A trainer for `cfg`, resumed from the run's latest checkpoint if there is one and moved to
+/// `opts.start_stage`.
+fn open_trainer(cfg: &RunConfig, dir: &RunDir, opts: &TrainOptions) -> Result<Trainer> {
+    let mut trainer = Trainer::new(cfg, &opts.device)?;
+    if dir.checkpoint.join("state.json").exists() {
+        trainer.load_with(&dir.checkpoint, !opts.reset_optimizer)?;
+        tracing::info!(
+            step = trainer.progress.global_step,
+            fresh_optimizer = opts.reset_optimizer,
+            "resumed from {}",
+            dir.checkpoint.display()
+        );
+    }
+    if let Some(stage) = opts.start_stage {
+        if advance_to_stage(&mut trainer, stage, &dir.best)? {
+            // Saved at once, so the move holds even if no step follows.
+            trainer.save(&dir.checkpoint)?;
+        }
+    }
+    Ok(trainer)
+}
+
+/// A progress bar on stderr when asked for and stderr is a terminal.
+fn progress_bar(show: bool, len: u64, position: u64) -> Option<indicatif::ProgressBar> {
+    (show && std::io::stderr().is_terminal()).then(|| {
+        let b = indicatif::ProgressBar::new(len);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} [{elapsed}<{eta}] {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.set_position(position);
+        b
+    })
+}
+
+/// The `metrics.jsonl` line of an update made in `stage` (0-based).
+fn train_record(
+    stage: usize,
+    stats: &StepStats,
+    progress: &Progress,
+    times: (f64, f64),
+) -> MetricsRecord {
+    MetricsRecord {
+        kind: "train".into(),
+        step: progress.global_step,
+        stage,
+        stage_step: progress.stage_step,
+        lr: stats.lr,
+        n_frames: stats.n_frames,
+        grad_norm: stats.grad_norm,
+        count_prior_log_odds: stats.count_prior_log_odds,
+        time_s: times.0,
+        data_wait_s: Some(times.1),
+        score: None,
+        loss: stats.loss,
+    }
+}
+
+/// Validate after the update of `stats`, log it, keep the best checkpoint, and end the stage
+/// when early stopping says so.
+fn validate_and_judge(
+    trainer: &mut Trainer,
+    validator: &mut dyn Validator,
+    log: &mut MetricsLog,
+    dir: &RunDir,
+    stats: &StepStats,
+    time_s: f64,
+) -> Result<()> {
+    let v = validator.validate(trainer)?;
+    let p = &trainer.progress;
+    log.write(&MetricsRecord {
+        kind: "val".into(),
+        step: p.global_step,
+        stage: p.stage,
+        stage_step: p.stage_step,
+        lr: stats.lr,
+        n_frames: trainer.cfg.train.n_frames,
+        grad_norm: 0.0,
+        count_prior_log_odds: stats.count_prior_log_odds,
+        time_s,
+        data_wait_s: None,
+        score: Some(v.score),
+        loss: v.loss,
+    })?;
+    let verdict = trainer.progress.early.observe(p.stage_step, v.score);
+    if verdict.improved {
+        trainer.save(&dir.best)?;
+    }
+    if verdict.stop {
+        trainer.end_stage(&dir.best)?;
+    }
+    Ok(())
+}
+
+/// Train on `source`, writing into `out_dir` (see the module docs). Resumes if `out_dir` holds a
+/// checkpoint made with the same config.
+pub fn run_with_validator(
+    cfg: &RunConfig,
+    out_dir: &Path,
+    source: &mut dyn ClipSource,
+    validator: &mut dyn Validator,
+    opts: TrainOptions,
+) -> Result<TrainSummary> {
+    cfg.validate()?;
+    let dir = RunDir::claim(cfg, out_dir)?;
+    let mut trainer = open_trainer(cfg, &dir, &opts)?;
+    let t = cfg.train.clone();
+    let max_steps = opts.steps.unwrap_or(t.steps);
+    let mut log = MetricsLog::open(&dir.metrics)?;
+    let bar = progress_bar(opts.progress, max_steps, trainer.progress.global_step);
+    let start = Instant::now();
+    let mut last = LossBreakdown::default();
+    let mut timed_out = false;
+    // Clips as long as the frames curriculum trains on at that step (rolling out 8 frames for
+    // a 2-frame step made the clip source the bottleneck of the early phases on the GPU).
+    let spec_at = |stage: usize, stage_step: u64| ClipSpec {
+        batch: t.batch_size,
+        n_frames: schedule::n_frames(&t, stage, stage_step),
+        crop: t.crop,
+    };
+    std::thread::scope(|scope| -> Result<()> {
+        let mut prefetch = Prefetcher::new(source, t.seed);
+        let mut data_wait = 0.0;
+        while trainer.progress.global_step < max_steps && !trainer.progress.finished {
+            let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
+            let gs0 = trainer.progress.global_step;
+            let wait = Instant::now();
+            let batch = prefetch.take(gs0, &spec_at(stage, step))?;
+            data_wait += wait.elapsed().as_secs_f64();
+            if gs0 + 1 < max_steps {
+                // The next step's spec if the stage goes on (a new stage re-makes its batch).
+                prefetch.start(scope, gs0 + 1, spec_at(stage, step + 1));
+            }
+            let frames = batch.frames_tensor(&opts.device)?;
+            let offsets = batch.offsets_tensor(&opts.device)?;
+            let stats = trainer.train_step(&frames, &offsets)?;
+            last = stats.loss;
+            let gs = trainer.progress.global_step;
+            if gs % t.log_every == 0 || gs == 1 {
+                let times = (start.elapsed().as_secs_f64(), data_wait);
+                log.write(&train_record(stage, &stats, &trainer.progress, times))?;
+            }
+            if let Some(b) = &bar {
+                b.set_position(gs);
+                b.set_message(format!("stage {} loss {:.1}", stage + 1, stats.loss.total));
+            }
+            if trainer.progress.stage_step % t.eval_every == 0 {
+                let time_s = start.elapsed().as_secs_f64();
+                validate_and_judge(&mut trainer, validator, &mut log, &dir, &stats, time_s)?;
+            }
+            let p = &trainer.progress;
+            if p.stage == stage
+                && !p.finished
+                && t.max_stage_steps.is_some_and(|m| p.stage_step >= m)
+            {
+                tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
+                trainer.end_stage(&dir.best)?;
+            }
+            timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l);
+            if gs % t.checkpoint_every == 0
+                || gs == max_steps
+                || trainer.progress.finished
+                || timed_out
+            {
+                trainer.save(&dir.checkpoint)?;
+            }
+            if timed_out {
+                tracing::info!(step = gs, "time limit reached; checkpoint written");
+                break;
+            }
+        }
+        prefetch.finish()
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    Ok(TrainSummary {
+        steps: trainer.progress.global_step,
+        stage: trainer.progress.stage,
+        finished: trainer.progress.finished,
+        best_val: trainer.progress.early.best,
+        last,
+        timed_out,
+    })
+}

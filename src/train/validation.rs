@@ -1,0 +1,79 @@
+//! Validation during training: a [`Validator`] scores the model for early stopping and
+//! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses.
+
+use crate::error::Result;
+use crate::model::config::{RunConfig, StopCriterion};
+use crate::model::LossBreakdown;
+use crate::rng::SeededRng;
+
+use super::source::{ClipBatch, ClipSource, ClipSpec};
+use super::{mix_seed, Trainer, VAL_STREAM};
+
+/// Result of one validation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Validation {
+    /// Early-stopping score, **lower is better** (negate maximised criteria such as MOTA).
+    pub score: f64,
+    /// Loss terms to log on the `val` line of `metrics.jsonl`.
+    pub loss: LossBreakdown,
+}
+
+/// Scores the model during training for early stopping and best-checkpoint selection.
+///
+/// [`super::run`] uses [`LossValidator`]; the code's MNIST/Shapes criterion (validation `MOTA +
+/// prior-MOTA`, reference §4.8) plugs in through [`super::run_with_validator`] with a validator that
+/// runs the evaluation metrics and returns `-(mota + prior_mota)` as the score.
+pub trait Validator {
+    /// Validate the trainer's current model.
+    fn validate(&mut self, trainer: &Trainer) -> Result<Validation>;
+}
+
+/// Validation by loss on fixed clips ([`StopCriterion`]: reconstruction or total loss).
+pub struct LossValidator {
+    /// The validation clips.
+    pub batches: Vec<ClipBatch>,
+    /// Which loss is the score.
+    pub criterion: StopCriterion,
+}
+
+impl LossValidator {
+    /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from `cfg.train.seed`
+    /// (full `n_frames`, the training crop).
+    pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
+        let t = &cfg.train;
+        let mut rng = SeededRng::new(mix_seed(t.seed, VAL_STREAM));
+        let mut batches = Vec::new();
+        let mut left = t.n_val;
+        while left > 0 {
+            let n = left.min(t.batch_size);
+            let spec = ClipSpec {
+                batch: n,
+                n_frames: t.n_frames,
+                crop: t.crop,
+            };
+            batches.push(source.next_batch(&spec, &mut rng)?);
+            left -= n;
+        }
+        Ok(Self {
+            batches,
+            criterion: t.stop_criterion,
+        })
+    }
+}
+
+impl Validator for LossValidator {
+    fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
+        let loss = trainer.validate(&self.batches)?;
+        Ok(Validation {
+            score: criterion(self.criterion, &loss),
+            loss,
+        })
+    }
+}
+
+fn criterion(c: StopCriterion, l: &LossBreakdown) -> f64 {
+    match c {
+        StopCriterion::ReconstructionLoss => l.reconstruction,
+        StopCriterion::TotalLoss => l.total,
+    }
+}
