@@ -328,6 +328,11 @@ fn start_stage_moves_a_run_forward_once() {
     assert!(err.contains("already in stage 2"), "{err}");
     let err = run(12, Some(4)).unwrap_err().to_string();
     assert!(err.contains("stages 1 to 3"), "{err}");
+    // A stage that does not exist makes no run directory.
+    let fresh = dir.path().join("never");
+    let err = train::run(&cfg, &fresh, &mut Squares(0), opts(1, Some(0))).unwrap_err();
+    assert!(err.to_string().contains("stages 1 to 3"), "{err}");
+    assert!(!fresh.exists());
     assert_eq!(
         std::fs::read(dir.path().join("checkpoint/state.json")).unwrap(),
         state

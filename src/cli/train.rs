@@ -46,7 +46,7 @@ pub struct TrainArgs {
     pub reset_optimizer: bool,
     /// Move the run to this stage (1-based) before training, as if the earlier stages had
     /// early-stopped (best eligible weights reloaded, else the current ones; Adam afresh; that
-    /// stage's learning rate, 8-frame clips and count prior). A no-op when already there.
+    /// stage's learning rate, clip length and count prior). A no-op when already there.
     #[arg(long, value_name = "STAGE")]
     pub start_stage: Option<usize>,
 }

@@ -161,15 +161,21 @@ impl<'src, 'scope> Prefetcher<'src, 'scope> {
     }
 }
 
-/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]); whether it
-/// moved.
-fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<bool> {
-    let n_stages = trainer.cfg.train.n_stages;
+/// `stage` (1-based) is one of `cfg`'s stages.
+fn check_stage_exists(cfg: &RunConfig, stage: usize) -> Result<()> {
+    let n_stages = cfg.train.n_stages;
     if stage == 0 || stage > n_stages {
         return Err(Error::Invalid(format!(
             "start stage {stage} does not exist: this config has stages 1 to {n_stages} (train.n_stages)"
         )));
     }
+    Ok(())
+}
+
+/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]); whether it
+/// moved.
+fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<bool> {
+    check_stage_exists(&trainer.cfg, stage)?;
     let current = trainer.progress.stage + 1;
     if current > stage || trainer.progress.finished {
         return Err(Error::Invalid(format!(
@@ -329,6 +335,10 @@ pub fn run_with_validator(
     opts: TrainOptions,
 ) -> Result<TrainSummary> {
     cfg.validate()?;
+    if let Some(stage) = opts.start_stage {
+        // Before the run directory is made.
+        check_stage_exists(cfg, stage)?;
+    }
     let dir = RunDir::claim(cfg, out_dir)?;
     let mut trainer = open_trainer(cfg, &dir, &opts)?;
     let t = cfg.train.clone();
