@@ -172,10 +172,9 @@ fn check_stage_exists(cfg: &RunConfig, stage: usize) -> Result<()> {
     Ok(())
 }
 
-/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`]); whether it
-/// moved.
+/// Move `trainer` forward to the 1-based `stage` ([`TrainOptions::start_stage`], already
+/// checked by [`check_stage_exists`]); whether it moved.
 fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Result<bool> {
-    check_stage_exists(&trainer.cfg, stage)?;
     let current = trainer.progress.stage + 1;
     if current > stage || trainer.progress.finished {
         return Err(Error::Invalid(format!(
@@ -183,7 +182,7 @@ fn advance_to_stage(trainer: &mut Trainer, stage: usize, best_dir: &Path) -> Res
             if trainer.progress.finished { " and finished" } else { "" }
         )));
     }
-    let moved = trainer.progress.stage + 1 < stage;
+    let moved = current < stage;
     while trainer.progress.stage + 1 < stage {
         trainer.next_stage(best_dir)?;
         tracing::info!(
@@ -271,7 +270,8 @@ fn train_record(
     stage: usize,
     stats: &StepStats,
     progress: &Progress,
-    times: (f64, f64),
+    time_s: f64,
+    data_wait_s: f64,
 ) -> MetricsRecord {
     MetricsRecord {
         kind: "train".into(),
@@ -282,8 +282,8 @@ fn train_record(
         n_frames: stats.n_frames,
         grad_norm: stats.grad_norm,
         count_prior_log_odds: stats.count_prior_log_odds,
-        time_s: times.0,
-        data_wait_s: Some(times.1),
+        time_s,
+        data_wait_s: Some(data_wait_s),
         score: None,
         loss: stats.loss,
     }
@@ -374,8 +374,9 @@ pub fn run_with_validator(
             last = stats.loss;
             let gs = trainer.progress.global_step;
             if gs % t.log_every == 0 || gs == 1 {
-                let times = (start.elapsed().as_secs_f64(), data_wait);
-                log.write(&train_record(stage, &stats, &trainer.progress, times))?;
+                let time_s = start.elapsed().as_secs_f64();
+                let record = train_record(stage, &stats, &trainer.progress, time_s, data_wait);
+                log.write(&record)?;
             }
             if let Some(b) = &bar {
                 b.set_position(gs);
