@@ -55,6 +55,7 @@ fn cpu_opts(steps: Option<u64>) -> TrainOptions {
         time_limit: None,
         reset_optimizer: false,
         start_stage: None,
+        branch_from: None,
     }
 }
 
@@ -369,4 +370,63 @@ fn max_stage_steps_ends_each_stage() {
     let other = tempfile::tempdir().unwrap();
     let err = train::run(&cfg, other.path(), &mut Squares(0), opts(2)).unwrap_err();
     assert!(err.to_string().contains("max_stage_steps"), "{err}");
+}
+
+#[test]
+fn branch_from_continues_another_run_under_a_changed_train_section() {
+    let mut cfg = smoke_cfg();
+    cfg.train.checkpoint_every = 2;
+    let root = tempfile::tempdir().unwrap();
+    let (trunk, branch) = (root.path().join("trunk"), root.path().join("branch"));
+    let s = train::run(&cfg, &trunk, &mut Squares(0), cpu_opts(Some(4))).unwrap();
+    assert_eq!(s.steps, 4);
+
+    let mut changed = cfg.clone();
+    changed.train.batch_size = cfg.train.batch_size * 2;
+    changed.train.lr = cfg.train.lr * 0.5;
+    let opts = |steps| TrainOptions {
+        branch_from: Some(trunk.join("checkpoint")),
+        ..cpu_opts(Some(steps))
+    };
+    let run = |steps| train::run(&changed, &branch, &mut Squares(0), opts(steps));
+    // No step to take: the branch holds the trunk's parameters and Adam state as they were.
+    assert_eq!(run(4).unwrap().steps, 4);
+    for file in ["weights.safetensors", "optimizer.safetensors"] {
+        let read =
+            |dir: &std::path::Path| std::fs::read(dir.join("checkpoint").join(file)).unwrap();
+        assert_eq!(read(&trunk), read(&branch), "{file}");
+    }
+    // It goes on from step 4 under its own config; passed again it resumes (no second start).
+    assert_eq!(run(6).unwrap().steps, 6);
+    assert_eq!(run(8).unwrap().steps, 8);
+    let recs = train::metrics_log::read_metrics(&branch.join("metrics.jsonl")).unwrap();
+    let train_recs: Vec<_> = recs.iter().filter(|r| r.kind == "train").collect();
+    assert_eq!(
+        train_recs.iter().map(|r| r.step).collect::<Vec<_>>(),
+        vec![5, 6, 7, 8]
+    );
+    assert!(train_recs.iter().all(|r| r.lr == changed.train.lr));
+    let saved = std::fs::read_to_string(branch.join("config.toml")).unwrap();
+    assert_eq!(saved, changed.to_toml().unwrap());
+
+    // Another model: refused, naming the difference, before a run directory is made.
+    let mut other = changed.clone();
+    other.model.n_hidden += 1;
+    let fresh = root.path().join("other");
+    let err = train::run(
+        &other,
+        &fresh,
+        &mut Squares(0),
+        TrainOptions {
+            branch_from: Some(trunk.join("checkpoint")),
+            ..cpu_opts(Some(6))
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("another model") && err.contains("model.n_hidden"),
+        "{err}"
+    );
+    assert!(!fresh.exists());
 }

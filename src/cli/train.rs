@@ -49,6 +49,12 @@ pub struct TrainArgs {
     /// stage's learning rate, clip length and count prior). A no-op when already there.
     #[arg(long, value_name = "STAGE")]
     pub start_stage: Option<usize>,
+    /// Start this run from another run's checkpoint directory (its parameters, Adam state and
+    /// progress) under this command's config, whose [model] must be the same: to try a change of
+    /// [train] (batch size, learning rate, stages) from a point of an earlier run. Ignored once
+    /// the run directory holds its own checkpoint, so the same command resumes.
+    #[arg(long, value_name = "CHECKPOINT_DIR")]
+    pub branch_from: Option<PathBuf>,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -84,6 +90,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         time_limit: a.time_limit.map(std::time::Duration::from_secs_f64),
         reset_optimizer: a.reset_optimizer,
         start_stage: a.start_stage,
+        branch_from: a.branch_from,
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(

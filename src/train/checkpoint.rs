@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarMap;
@@ -284,16 +284,8 @@ fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
     ))
 }
 
-/// Loads a checkpoint from `dir` into the variables of `varmap` (and `adam` if given), after
-/// checking file integrity, that the saved config equals `expected_config_toml` (if given;
-/// compared as TOML values) and that the saved variables match `varmap`'s names and shapes
-/// exactly. On any error nothing is changed.
-pub fn load_checkpoint(
-    dir: &Path,
-    varmap: &VarMap,
-    adam: Option<&mut Adam>,
-    expected_config_toml: Option<&str>,
-) -> Result<CheckpointMeta> {
+/// `dir`'s `state.json`, of a known format.
+fn read_state(dir: &Path) -> Result<StateJson> {
     let state_path = dir.join(STATE_FILE);
     let state_bytes = std::fs::read(&state_path).map_err(|e| {
         ckpt_err(
@@ -315,10 +307,60 @@ pub fn load_checkpoint(
             ),
         ));
     }
-    let config_bytes = read_checked(dir, &state, CONFIG_FILE)?;
-    let config_path = dir.join(CONFIG_FILE);
-    let config_toml = String::from_utf8(config_bytes)
-        .map_err(|_| ckpt_err(&config_path, "config is not UTF-8"))?;
+    Ok(state)
+}
+
+/// The path and text of `dir`'s saved config (integrity checked).
+fn read_config(dir: &Path, state: &StateJson) -> Result<(PathBuf, String)> {
+    let bytes = read_checked(dir, state, CONFIG_FILE)?;
+    let path = dir.join(CONFIG_FILE);
+    let text = String::from_utf8(bytes).map_err(|_| ckpt_err(&path, "config is not UTF-8"))?;
+    Ok((path, text))
+}
+
+/// Checks that the checkpoint in `dir` was made under the same `[model]` section as
+/// `expected_config_toml`; the other sections may differ. This is what a run that starts from
+/// another run's checkpoint under a changed `[train]` section needs (the variables' names and
+/// shapes are checked again on loading).
+pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
+    let (path, saved) = read_config(dir, &read_state(dir)?)?;
+    let model_of = |text: &str| -> std::result::Result<toml::Value, String> {
+        let v: toml::Value = text.parse().map_err(|e| format!("{e}"))?;
+        Ok(v.get("model")
+            .cloned()
+            .unwrap_or_else(|| toml::Value::Table(Default::default())))
+    };
+    let saved = model_of(&saved)
+        .map_err(|e| ckpt_err(&path, format!("saved config is not valid TOML: {e}")))?;
+    let expected = model_of(expected_config_toml)
+        .map_err(|e| Error::Invalid(format!("expected config is not valid TOML: {e}")))?;
+    let mut diffs = Vec::new();
+    toml_diff("model", &saved, &expected, &mut diffs);
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    Err(ckpt_err(
+        &path,
+        format!(
+            "checkpoint was made with another model ({} difference(s)): {}; a run may start from another run's checkpoint under a changed [train] section only",
+            diffs.len(),
+            diffs.into_iter().take(10).collect::<Vec<_>>().join("; ")
+        ),
+    ))
+}
+
+/// Loads a checkpoint from `dir` into the variables of `varmap` (and `adam` if given), after
+/// checking file integrity, that the saved config equals `expected_config_toml` (if given;
+/// compared as TOML values) and that the saved variables match `varmap`'s names and shapes
+/// exactly. On any error nothing is changed.
+pub fn load_checkpoint(
+    dir: &Path,
+    varmap: &VarMap,
+    adam: Option<&mut Adam>,
+    expected_config_toml: Option<&str>,
+) -> Result<CheckpointMeta> {
+    let state = read_state(dir)?;
+    let (config_path, config_toml) = read_config(dir, &state)?;
     if let Some(expected) = expected_config_toml {
         check_config(&config_path, &config_toml, expected)?;
     }

@@ -67,6 +67,14 @@ pub struct Progress {
     pub finished: bool,
 }
 
+/// The training progress saved in a checkpoint's `extra` JSON.
+fn progress_of(dir: &Path, meta: &checkpoint::CheckpointMeta) -> Result<Progress> {
+    serde_json::from_value(meta.extra.clone()).map_err(|e| Error::Checkpoint {
+        path: dir.to_path_buf(),
+        msg: format!("state.json `extra` is not a training progress record: {e}"),
+    })
+}
+
 /// Mix a seed with a stream id into an independent seed (splitmix64 finaliser).
 pub fn mix_seed(seed: u64, stream: u64) -> u64 {
     let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -267,11 +275,34 @@ impl Trainer {
         let adam = with_optimizer.then_some(&mut self.adam);
         let meta =
             checkpoint::load_checkpoint(dir, &self.varmap, adam, Some(&self.cfg.to_toml()?))?;
-        self.progress =
-            serde_json::from_value(meta.extra.clone()).map_err(|e| Error::Checkpoint {
+        self.progress = progress_of(dir, &meta)?;
+        Ok(())
+    }
+
+    /// Start from another run's checkpoint in `dir` under this trainer's config, whose `[model]`
+    /// section must be the checkpoint's: its parameters, Adam state and progress (steps, stage,
+    /// best validation so far), with this config's schedule from there on (learning rate, batch
+    /// size, clip length, count prior, patience). To try a change of `[train]` from a point of
+    /// an earlier run.
+    pub fn branch_from(&mut self, dir: &Path) -> Result<()> {
+        let cfg = self.cfg.to_toml()?;
+        checkpoint::check_same_model(dir, &cfg)?;
+        let meta = checkpoint::load_checkpoint(dir, &self.varmap, Some(&mut self.adam), None)?;
+        let mut progress = progress_of(dir, &meta)?;
+        let t = &self.cfg.train;
+        if progress.stage >= t.n_stages {
+            return Err(Error::Checkpoint {
                 path: dir.to_path_buf(),
-                msg: format!("state.json `extra` is not a training progress record: {e}"),
-            })?;
+                msg: format!(
+                    "the checkpoint is in stage {} but this config has {} stage(s) (train.n_stages)",
+                    progress.stage + 1,
+                    t.n_stages
+                ),
+            });
+        }
+        progress.early.patience = t.patience;
+        progress.early.patience_start = schedule::patience_start(t, progress.stage);
+        self.progress = progress;
         Ok(())
     }
 

@@ -16,7 +16,7 @@ use crate::rng::SeededRng;
 use super::metrics_log::{MetricsLog, MetricsRecord};
 use super::source::{ClipBatch, ClipSource, ClipSpec};
 use super::validation::{LossValidator, Validator};
-use super::{mix_seed, schedule, Progress, StepStats, Trainer, DATA_STREAM};
+use super::{checkpoint, mix_seed, schedule, Progress, StepStats, Trainer, DATA_STREAM};
 
 /// Run-time options of [`run`].
 #[derive(Debug, Clone)]
@@ -39,6 +39,11 @@ pub struct TrainOptions {
     /// ones when none is eligible), Adam afresh, that stage's schedule. Nothing happens when the
     /// run is already in it, so a chunked run may pass it on every chunk.
     pub start_stage: Option<usize>,
+    /// When the run directory holds no checkpoint yet: start from this other run's checkpoint
+    /// directory ([`Trainer::branch_from`]: parameters, Adam state and progress; the `[model]`
+    /// sections must match, `[train]` may differ). Ignored once the run has its own checkpoint,
+    /// so a chunked run may pass it on every chunk.
+    pub branch_from: Option<PathBuf>,
 }
 
 /// What [`run`] did.
@@ -230,9 +235,14 @@ impl RunDir {
     }
 }
 
-/// A trainer for `cfg`, resumed from the run's latest checkpoint if there is one and moved to
-/// `opts.start_stage`.
-fn open_trainer(cfg: &RunConfig, dir: &RunDir, opts: &TrainOptions) -> Result<Trainer> {
+/// A trainer for `cfg`, resumed from the run's latest checkpoint if there is one (else started
+/// from `branch`, another run's checkpoint, if given) and moved to `opts.start_stage`.
+fn open_trainer(
+    cfg: &RunConfig,
+    dir: &RunDir,
+    opts: &TrainOptions,
+    branch: Option<&Path>,
+) -> Result<Trainer> {
     let mut trainer = Trainer::new(cfg, &opts.device)?;
     if dir.checkpoint.join("state.json").exists() {
         trainer.load_with(&dir.checkpoint, !opts.reset_optimizer)?;
@@ -241,6 +251,15 @@ fn open_trainer(cfg: &RunConfig, dir: &RunDir, opts: &TrainOptions) -> Result<Tr
             fresh_optimizer = opts.reset_optimizer,
             "resumed from {}",
             dir.checkpoint.display()
+        );
+    } else if let Some(src) = branch {
+        trainer.branch_from(src)?;
+        // Saved at once: from here on the run resumes from its own checkpoint.
+        trainer.save(&dir.checkpoint)?;
+        tracing::info!(
+            step = trainer.progress.global_step,
+            "started from {} under this config",
+            src.display()
         );
     }
     if let Some(stage) = opts.start_stage {
@@ -339,8 +358,16 @@ pub fn run_with_validator(
         // Before the run directory is made.
         check_stage_exists(cfg, stage)?;
     }
+    let branch = match &opts.branch_from {
+        Some(src) if !out_dir.join("checkpoint").join("state.json").exists() => {
+            // Before the run directory is made.
+            checkpoint::check_same_model(src, &cfg.to_toml()?)?;
+            Some(src.as_path())
+        }
+        _ => None,
+    };
     let dir = RunDir::claim(cfg, out_dir)?;
-    let mut trainer = open_trainer(cfg, &dir, &opts)?;
+    let mut trainer = open_trainer(cfg, &dir, &opts, branch)?;
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
     let mut log = MetricsLog::open(&dir.metrics)?;
