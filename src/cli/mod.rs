@@ -1,5 +1,6 @@
 //! The `silot` command line: one file per subcommand, each a thin layer over the library.
 
+mod average;
 mod baseline_search;
 mod clips;
 pub mod device;
@@ -37,6 +38,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Train SILOT on an experiment (resumes from the run directory).
     Train(train::TrainArgs),
+    /// Average the weights of several checkpoints of one run into a new checkpoint.
+    Average(average::AverageArgs),
     /// Tune the synthetic envs' ConnComp baseline thresholds as the paper did (per object count
     /// and metric on validation clips, then scored on test clips).
     BaselineSearch(baseline_search::BaselineSearchArgs),
@@ -53,6 +56,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Envs(a) => envs::run(a),
         Command::Rollout(a) => rollout::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Average(a) => average::run(a),
         Command::Label(a) => label::run(a),
         Command::Render(a) => render::run(a),
         Command::Train(a) => train::run_cli(a),

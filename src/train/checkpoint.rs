@@ -61,7 +61,7 @@ fn fnv1a64(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-fn ckpt_err(path: &Path, msg: impl Into<String>) -> Error {
+pub(super) fn ckpt_err(path: &Path, msg: impl Into<String>) -> Error {
     Error::Checkpoint {
         path: path.to_path_buf(),
         msg: msg.into(),
@@ -120,7 +120,7 @@ fn to_raw(name: &str, t: &Tensor) -> Result<Raw> {
     })
 }
 
-fn serialize(tensors: &[(String, Tensor)]) -> Result<Vec<u8>> {
+pub(super) fn serialize(tensors: &[(String, Tensor)]) -> Result<Vec<u8>> {
     let raws = tensors
         .iter()
         .map(|(n, t)| Ok((n.clone(), to_raw(n, t)?)))
@@ -183,8 +183,19 @@ pub fn save_checkpoint(
         (OPTIMIZER_FILE, serialize(&adam.state())?),
         (CONFIG_FILE, config_toml.as_bytes().to_vec()),
     ];
+    write_files(dir, &files, step, extra)
+}
+
+/// Writes a checkpoint's `files` (weights, optimiser state, config) into `dir` (created if
+/// needed), each atomically, and then `state.json` with their sizes and hashes.
+pub(super) fn write_files(
+    dir: &Path,
+    files: &[(&str, Vec<u8>)],
+    step: u64,
+    extra: serde_json::Value,
+) -> Result<()> {
     let mut records = BTreeMap::new();
-    for (name, bytes) in &files {
+    for (name, bytes) in files {
         write_atomic(&dir.join(name), bytes)?;
         records.insert(
             name.to_string(),
@@ -282,6 +293,38 @@ fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
             diffs.into_iter().take(10).collect::<Vec<_>>().join("; ")
         ),
     ))
+}
+
+/// Everything a checkpoint directory holds, integrity-checked, the weights as host tensors.
+pub(super) struct CheckpointFiles {
+    /// The saved step.
+    pub step: u64,
+    /// The caller's extra JSON.
+    pub extra: serde_json::Value,
+    /// The saved config text.
+    pub config_toml: String,
+    /// The variables by name.
+    pub weights: HashMap<String, Tensor>,
+    /// `optimizer.safetensors` as saved.
+    pub optimizer: Vec<u8>,
+}
+
+/// Reads the checkpoint in `dir` ([`CheckpointFiles`]).
+pub(super) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
+    let state = read_state(dir)?;
+    let (_, config_toml) = read_config(dir, &state)?;
+    let weights = deserialize(
+        &dir.join(WEIGHTS_FILE),
+        &read_checked(dir, &state, WEIGHTS_FILE)?,
+    )?;
+    let optimizer = read_checked(dir, &state, OPTIMIZER_FILE)?;
+    Ok(CheckpointFiles {
+        step: state.step,
+        extra: state.extra,
+        config_toml,
+        weights,
+        optimizer,
+    })
 }
 
 /// `dir`'s `state.json`, of a known format.

@@ -13,6 +13,7 @@
 //! truth and the evaluation metrics; it plugs in through [`run_with_validator`].
 
 pub mod adam;
+pub mod averaging;
 pub mod checkpoint;
 pub mod metrics_log;
 mod runner;
@@ -20,6 +21,7 @@ pub mod schedule;
 pub mod source;
 mod validation;
 
+pub use averaging::{average_checkpoints, AveragedInput};
 pub use runner::{run, run_with_validator, TrainOptions, TrainSummary};
 pub use validation::{LossValidator, Validation, Validator};
 

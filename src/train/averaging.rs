@@ -1,0 +1,206 @@
+//! Checkpoint averaging: the mean of the weights of several checkpoints of one run (weight
+//! averaging over the end of a run, as in stochastic weight averaging). Not in the reference.
+//!
+//! Short runs end at an arbitrary point of a noisy trajectory: on Space Invaders, ten more steps
+//! moved the tracking scores of a 30-minute model by as much as the recipes being compared
+//! (`benches/results/cuda_train_space_invaders_session10.md`). The mean of nearby checkpoints
+//! is one model that does not depend on where the run happened to stop.
+
+use std::path::{Path, PathBuf};
+
+use candle_core::{DType, Tensor};
+use serde::Serialize;
+
+use super::checkpoint::{
+    check_same_model, ckpt_err, read_files, serialize, write_files, CONFIG_FILE, OPTIMIZER_FILE,
+    WEIGHTS_FILE,
+};
+use crate::error::{Error, Result};
+
+/// One input of an average, as recorded in the result's `state.json` (`extra.averaged_from`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AveragedInput {
+    /// The checkpoint directory.
+    pub checkpoint: PathBuf,
+    /// Its step.
+    pub step: u64,
+}
+
+/// Writes into `out` a checkpoint whose weights are the mean of those of the checkpoints in
+/// `dirs` (all of one `[model]`, the same variables), with the last one's config, Adam state,
+/// step and progress, and the inputs listed under `extra.averaged_from`. `out` must not be one of
+/// `dirs`; its files are written atomically. Returns the inputs.
+pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedInput>> {
+    let last_dir = dirs.last().ok_or_else(|| {
+        Error::Invalid("nothing to average: give at least one checkpoint directory".into())
+    })?;
+    if dirs.iter().any(|d| same_dir(d, out)) {
+        return Err(Error::Invalid(format!(
+            "the output `{}` is one of the checkpoints to average; write the average elsewhere",
+            out.display()
+        )));
+    }
+    let last = read_files(last_dir)?;
+    let mut names: Vec<&String> = last.weights.keys().collect();
+    names.sort();
+    let mut sums: Vec<Tensor> = Vec::with_capacity(names.len());
+    let mut inputs = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        check_same_model(dir, &last.config_toml)?;
+        let ck = read_files(dir)?;
+        if ck.weights.len() != names.len() {
+            return Err(ckpt_err(
+                dir,
+                format!(
+                    "holds {} variables, `{}` holds {}; average checkpoints of one model version",
+                    ck.weights.len(),
+                    last_dir.display(),
+                    names.len()
+                ),
+            ));
+        }
+        for (i, name) in names.iter().enumerate() {
+            let t = ck
+                .weights
+                .get(*name)
+                .ok_or_else(|| ckpt_err(dir, format!("variable `{name}` is missing")))?;
+            let expected = last.weights[*name].dims();
+            if t.dims() != expected {
+                return Err(ckpt_err(
+                    dir,
+                    format!(
+                        "`{name}` has shape {:?} here, {expected:?} in the last checkpoint",
+                        t.dims()
+                    ),
+                ));
+            }
+            // Summed in f64 so that the order of the inputs does not matter to f32 precision.
+            let t = t.to_dtype(DType::F64)?;
+            match sums.get_mut(i) {
+                Some(s) => *s = (&*s + &t)?,
+                None => sums.push(t),
+            }
+        }
+        inputs.push(AveragedInput {
+            checkpoint: dir.clone(),
+            step: ck.step,
+        });
+    }
+    let n = dirs.len() as f64;
+    let mean = names
+        .iter()
+        .zip(&sums)
+        .map(|(name, s)| {
+            let dtype = last.weights[*name].dtype();
+            Ok(((*name).clone(), s.affine(1.0 / n, 0.0)?.to_dtype(dtype)?))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut extra = last.extra.clone();
+    if let Some(map) = extra.as_object_mut() {
+        let list = serde_json::to_value(&inputs)
+            .map_err(|e| Error::Invalid(format!("cannot record the inputs: {e}")))?;
+        map.insert("averaged_from".into(), list);
+    }
+    let files = [
+        (WEIGHTS_FILE, serialize(&mean)?),
+        (OPTIMIZER_FILE, last.optimizer),
+        (CONFIG_FILE, last.config_toml.into_bytes()),
+    ];
+    write_files(out, &files, last.step, extra)?;
+    Ok(inputs)
+}
+
+/// Whether two paths name the same directory (compared canonically where both exist).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::config::RunConfig;
+    use crate::train::Trainer;
+    use candle_core::Device;
+
+    fn smoke() -> RunConfig {
+        RunConfig::from_toml(include_str!("../../envs/smoke.toml"), "envs/smoke.toml").unwrap()
+    }
+
+    fn weights(dir: &Path) -> std::collections::HashMap<String, Tensor> {
+        read_files(dir).unwrap().weights
+    }
+
+    /// Two checkpoints of one run, three steps apart (a, b), under `root`.
+    fn two_checkpoints(root: &Path) -> (PathBuf, PathBuf) {
+        let cfg = smoke();
+        let dev = Device::Cpu;
+        let mut tr = Trainer::new(&cfg, &dev).unwrap();
+        let (a, b) = (root.join("a"), root.join("b"));
+        let clip = Tensor::rand(0f32, 1f32, (2, 2, 3, 24, 24), &dev).unwrap();
+        let off = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
+        tr.train_step(&clip, &off).unwrap();
+        tr.save(&a).unwrap();
+        for _ in 0..3 {
+            tr.train_step(&clip, &off).unwrap();
+        }
+        tr.save(&b).unwrap();
+        (a, b)
+    }
+
+    #[test]
+    fn mean_of_two_checkpoints_loads_as_the_last_one() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b) = two_checkpoints(root.path());
+        let out = root.path().join("avg");
+        let inputs = average_checkpoints(&[a.clone(), b.clone()], &out).unwrap();
+        assert_eq!(
+            inputs.iter().map(|i| i.step).collect::<Vec<_>>(),
+            vec![1, 4]
+        );
+        let (wa, wb, wm) = (weights(&a), weights(&b), weights(&out));
+        let mut moved = 0usize;
+        for (name, m) in &wm {
+            let (x, y) = (&wa[name], &wb[name]);
+            let expected = ((x + y).unwrap() * 0.5).unwrap();
+            let err = (m - &expected).unwrap().abs().unwrap().max_all().unwrap();
+            assert!(err.to_scalar::<f32>().unwrap() < 1e-6, "{name}");
+            let d = (x - y).unwrap().abs().unwrap().max_all().unwrap();
+            moved += usize::from(d.to_scalar::<f32>().unwrap() > 0.0);
+        }
+        assert!(moved > 0, "the two checkpoints should differ");
+        // The result is a checkpoint of the run: it resumes (config, Adam, progress of b).
+        let mut tr = Trainer::new(&smoke(), &Device::Cpu).unwrap();
+        tr.load(&out).unwrap();
+        assert_eq!(tr.progress.global_step, 4);
+        let state = std::fs::read_to_string(out.join("state.json")).unwrap();
+        assert!(state.contains("averaged_from"), "{state}");
+        // One input: its weights unchanged.
+        let single = root.path().join("single");
+        average_checkpoints(std::slice::from_ref(&b), &single).unwrap();
+        assert_eq!(
+            std::fs::read(single.join(WEIGHTS_FILE)).unwrap(),
+            std::fs::read(b.join(WEIGHTS_FILE)).unwrap()
+        );
+    }
+
+    #[test]
+    fn refuses_other_models_an_input_as_output_and_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b) = two_checkpoints(root.path());
+        let err = average_checkpoints(&[a.clone(), b.clone()], &a).unwrap_err();
+        assert!(err.to_string().contains("one of the checkpoints"), "{err}");
+        let err = average_checkpoints(&[], &root.path().join("x")).unwrap_err();
+        assert!(err.to_string().contains("at least one"), "{err}");
+        let mut other = smoke();
+        other.model.n_hidden += 1;
+        let tr = Trainer::new(&other, &Device::Cpu).unwrap();
+        let c = root.path().join("c");
+        tr.save(&c).unwrap();
+        let err = average_checkpoints(&[a, c], &root.path().join("y")).unwrap_err();
+        assert!(err.to_string().contains("model.n_hidden"), "{err}");
+        assert!(!root.path().join("y").exists());
+    }
+}
