@@ -418,6 +418,86 @@ fn train_smoke_writes_metrics_and_resumes() {
 }
 
 #[test]
+fn average_then_branch_from_the_average() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, early) = (dir.path().join("run"), dir.path().join("early"));
+    silot_ok(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(&run),
+        "--steps",
+        "2",
+    ]);
+    let copy = |from: &std::path::Path, to: &std::path::Path| {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    };
+    copy(&run.join("checkpoint"), &early);
+    silot_ok(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(&run),
+        "--steps",
+        "4",
+    ]);
+    let avg = dir.path().join("avg");
+    let latest = run.join("checkpoint");
+    let stdout = silot_ok(&["average", "--out", arg(&avg), arg(&early), arg(&latest)]);
+    assert!(
+        stdout.contains("averaged 2 checkpoint(s) (steps 2, 4)"),
+        "{stdout}"
+    );
+    let table = silot_ok(&[
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--checkpoint",
+        arg(&avg),
+        "--clips",
+        "1",
+    ]);
+    assert!(table.contains("(step 4)"), "{table}");
+    let branch = dir.path().join("branch");
+    let stdout = silot_ok(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(&branch),
+        "--branch-from",
+        arg(&avg),
+        "--steps",
+        "5",
+    ]);
+    assert!(stdout.contains("trained to step 5"), "{stdout}");
+    silot_err(
+        &["average", "--out", arg(&avg), arg(&avg)],
+        &["one of the checkpoints"],
+    );
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "scattered_mnist",
+            "--out",
+            arg(&dir.path().join("m")),
+            "--branch-from",
+            arg(&avg),
+        ],
+        &["another model"],
+    );
+}
+
+#[test]
 fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
     if !cfg!(feature = "atari") {
         return;
