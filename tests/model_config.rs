@@ -2,7 +2,7 @@
 //! [`experiment_toml`] builds from one table of keys by experiment, is handed to the lead for
 //! `envs/*.toml`), and `envs/smoke.toml` is valid.
 
-use silot::model::config::{RunConfig, StopCriterion};
+use silot::model::config::{RunConfig, StageSteps, StopCriterion};
 
 /// The experiments, in the column order of [`MODEL`] and [`TRAIN`].
 const EXPERIMENTS: [&str; 4] = [
@@ -79,4 +79,21 @@ fn smoke_config_is_valid() {
     let cfg = crate::model_util::smoke_cfg();
     assert_eq!(cfg.model.image_size, [24, 24]);
     assert_eq!(cfg.model.n_objects, 4);
+}
+
+#[test]
+fn max_stage_steps_is_one_number_or_one_per_stage_and_round_trips() {
+    for (text, want) in [
+        ("max_stage_steps = 4000", StageSteps::Every(4000)),
+        ("max_stage_steps = [2600]", StageSteps::PerStage(vec![2600])),
+    ] {
+        let cfg = RunConfig::from_toml(&format!("[train]\n{text}\n"), "t.toml").unwrap();
+        assert_eq!(cfg.train.max_stage_steps, Some(want.clone()), "{text}");
+        let again = RunConfig::from_toml(&cfg.to_toml().unwrap(), "again.toml").unwrap();
+        assert_eq!(again, cfg, "{text}");
+    }
+    assert_eq!(StageSteps::PerStage(vec![2600]).of_stage(1), None);
+    assert_eq!(StageSteps::Every(7).of_stage(2), Some(7));
+    let err = RunConfig::from_toml("[train]\nmax_stage_steps = \"x\"\n", "t.toml").unwrap_err();
+    assert!(err.to_string().contains("max_stage_steps"), "{err}");
 }

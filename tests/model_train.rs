@@ -3,6 +3,7 @@
 //! its run directory.
 
 use candle_core::{DType, Device, Tensor};
+use silot::model::config::StageSteps;
 use silot::model::StepCtx;
 use silot::train::{self, TrainOptions, Trainer};
 
@@ -344,7 +345,7 @@ fn start_stage_moves_a_run_forward_once() {
 fn max_stage_steps_ends_each_stage() {
     let mut cfg = smoke_cfg();
     cfg.train.n_stages = 2;
-    cfg.train.max_stage_steps = Some(3);
+    cfg.train.max_stage_steps = Some(StageSteps::Every(3));
     cfg.train.patience_start = 1000; // early stopping must not interfere
     let opts = |steps| cpu_opts(Some(steps));
     let dir = tempfile::tempdir().unwrap();
@@ -365,11 +366,22 @@ fn max_stage_steps_ends_each_stage() {
         (6, 1, 3),
     ];
     assert_eq!(stages, want);
-    // A cap of 0 steps is refused by name.
-    cfg.train.max_stage_steps = Some(0);
-    let other = tempfile::tempdir().unwrap();
-    let err = train::run(&cfg, other.path(), &mut Squares(0), opts(2)).unwrap_err();
-    assert!(err.to_string().contains("max_stage_steps"), "{err}");
+    // One cap per stage: stage 1 capped, stage 2 not.
+    cfg.train.max_stage_steps = Some(StageSteps::PerStage(vec![3]));
+    let per = tempfile::tempdir().unwrap();
+    let s = train::run(&cfg, per.path(), &mut Squares(0), opts(9)).unwrap();
+    assert!(!s.finished && s.stage == 1 && s.steps == 9, "{s:?}");
+    // A cap of 0 steps, or caps for more stages than there are, are refused by name.
+    for caps in [
+        StageSteps::Every(0),
+        StageSteps::PerStage(vec![3, 0]),
+        StageSteps::PerStage(vec![1, 2, 3]),
+    ] {
+        cfg.train.max_stage_steps = Some(caps);
+        let other = tempfile::tempdir().unwrap();
+        let err = train::run(&cfg, other.path(), &mut Squares(0), opts(2)).unwrap_err();
+        assert!(err.to_string().contains("max_stage_steps"), "{err}");
+    }
 }
 
 #[test]

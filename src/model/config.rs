@@ -308,6 +308,34 @@ impl ModelConfig {
     }
 }
 
+/// A number of steps for every stage, or one per stage ([`TrainConfig::max_stage_steps`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StageSteps {
+    /// The same for every stage.
+    Every(u64),
+    /// By stage (first, second, ...); stages past the end of the list have none.
+    PerStage(Vec<u64>),
+}
+
+impl StageSteps {
+    /// The value for `stage` (0-based), if any.
+    pub fn of_stage(&self, stage: usize) -> Option<u64> {
+        match self {
+            Self::Every(n) => Some(*n),
+            Self::PerStage(v) => v.get(stage).copied(),
+        }
+    }
+
+    /// Every value given.
+    fn values(&self) -> &[u64] {
+        match self {
+            Self::Every(n) => std::slice::from_ref(n),
+            Self::PerStage(v) => v,
+        }
+    }
+}
+
 /// Criterion for early stopping and best-checkpoint selection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -348,12 +376,14 @@ pub struct TrainConfig {
     pub patience_start: u64,
     /// Number of curriculum stages (reference: 3). Default 3.
     pub n_stages: usize,
-    /// End every stage after this many steps if early stopping has not (as if it had: best
+    /// End a stage after this many steps if early stopping has not (as if it had: best
     /// eligible weights reloaded, else the current ones; fresh Adam; the next stage's
-    /// schedule). Not in the reference, whose stages run for days; for short runs, where stage
-    /// 2's weak count prior and lower learning rate help (ninth session:
-    /// `benches/results/cuda_train_space_invaders_session9.md`). Default: none.
-    pub max_stage_steps: Option<u64>,
+    /// schedule): one number for every stage (`max_stage_steps = 4000`) or one per stage
+    /// (`max_stage_steps = [2600]`: stage 1 only). Not in the reference, whose stages run for
+    /// days; for short runs, where stage 2's weak count prior and lower learning rate help
+    /// (`benches/results/cuda_train_space_invaders_session9.md`, `..._session10.md`).
+    /// Default: none.
+    pub max_stage_steps: Option<StageSteps>,
     /// Validate every this many steps. Default 5000.
     pub eval_every: u64,
     /// Validation clips. Default 128.
@@ -436,11 +466,25 @@ impl TrainConfig {
             ("n_val", self.n_val as u64),
             ("log_every", self.log_every),
             ("checkpoint_every", self.checkpoint_every),
-            ("max_stage_steps", self.max_stage_steps.unwrap_or(1)),
         ];
         for (k, v) in nonzero {
             if v == 0 {
                 return Err(bad(k, "must be >= 1".into()));
+            }
+        }
+        if let Some(caps) = &self.max_stage_steps {
+            if caps.values().contains(&0) {
+                return Err(bad("max_stage_steps", "must be >= 1".into()));
+            }
+            if caps.values().len() > self.n_stages {
+                return Err(bad(
+                    "max_stage_steps",
+                    format!(
+                        "lists {} stages, but n_stages is {}",
+                        caps.values().len(),
+                        self.n_stages
+                    ),
+                ));
             }
         }
         check_positive("lr", self.lr)?;

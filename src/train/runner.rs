@@ -416,7 +416,10 @@ pub fn run_with_validator(
             let p = &trainer.progress;
             if p.stage == stage
                 && !p.finished
-                && t.max_stage_steps.is_some_and(|m| p.stage_step >= m)
+                && t.max_stage_steps
+                    .as_ref()
+                    .and_then(|m| m.of_stage(stage))
+                    .is_some_and(|m| p.stage_step >= m)
             {
                 tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
                 trainer.end_stage(&dir.best)?;
