@@ -421,15 +421,18 @@ fn train_smoke_writes_metrics_and_resumes() {
 fn average_then_branch_from_the_average() {
     let dir = tempfile::tempdir().unwrap();
     let (run, early) = (dir.path().join("run"), dir.path().join("early"));
-    silot_ok(&[
-        "train",
-        "--config",
-        "smoke",
-        "--out",
-        arg(&run),
-        "--steps",
-        "2",
-    ]);
+    let train_to = |steps: &str| {
+        silot_ok(&[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&run),
+            "--steps",
+            steps,
+        ])
+    };
+    train_to("2");
     let copy = |from: &std::path::Path, to: &std::path::Path| {
         std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap() {
@@ -438,15 +441,7 @@ fn average_then_branch_from_the_average() {
         }
     };
     copy(&run.join("checkpoint"), &early);
-    silot_ok(&[
-        "train",
-        "--config",
-        "smoke",
-        "--out",
-        arg(&run),
-        "--steps",
-        "4",
-    ]);
+    train_to("4");
     let avg = dir.path().join("avg");
     let latest = run.join("checkpoint");
     let stdout = silot_ok(&["average", "--out", arg(&avg), arg(&early), arg(&latest)]);
