@@ -1,0 +1,72 @@
+"""Which Space Invaders objects lose presence along a clip.
+
+Reads a `silot eval --dump-frames --json FILE` report (one or more files, averaged) and, for every
+ground-truth box, finds the prediction of highest IoU (any presence) and its presence. Objects
+are grouped into classes by box position and size (a heuristic for the `paper` preset's 195x160
+frames: score digits at the top, shields, the player, bullets 2 px wide, aliens the rest).
+Prints, per frame index t, per frame: ground-truth objects, those matched (IoU >= 0.5) with
+presence > 0.5 (what the count error counts) and > 0.05 (what MOT counts), and those that no
+prediction covers at IoU 0.5.
+
+    python3 scripts/analysis/presence_by_class.py report_1000.json report_2000.json
+"""
+import json
+import sys
+from collections import defaultdict
+
+
+def iou(a, b):
+    top, left = max(a["top"], b["top"]), max(a["left"], b["left"])
+    bottom, right = min(a["bottom"], b["bottom"]), min(a["right"], b["right"])
+    inter = max(0.0, bottom - top) * max(0.0, right - left)
+    area = lambda x: (x["bottom"] - x["top"]) * (x["right"] - x["left"])
+    union = area(a) + area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def object_class(g):
+    h, w = g["bottom"] - g["top"], g["right"] - g["left"]
+    if w <= 3:
+        return "bullet"
+    if g["top"] < 25:
+        return "score digits"
+    if g["top"] >= 175:
+        return "player"
+    if g["top"] >= 140 and h >= 15:
+        return "shield"
+    return "alien"
+
+
+def main(paths):
+    # class -> t -> [gt, matched pres > 0.5, matched pres > 0.05, not covered]
+    stats = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0]))
+    frames = defaultdict(int)
+    for path in paths:
+        report = json.load(open(path))
+        for f in report["frames_detail"]:
+            t = f["t"]
+            frames[t] += 1
+            for g in f["gt"]:
+                best, pres = 0.0, 0.0
+                for p in f["pred"]:
+                    v = iou(g, p)
+                    if v > best:
+                        best, pres = v, p["score"]
+                s = stats[object_class(g)][t]
+                s[0] += 1
+                if best >= 0.5:
+                    s[1] += pres > 0.5
+                    s[2] += pres > 0.05
+                else:
+                    s[3] += 1
+    ts = sorted(frames)
+    print("per frame, t =", " ".join("%5d" % t for t in ts))
+    for c in sorted(stats):
+        print(c)
+        rows = [("ground truth", 0), ("presence > 0.5", 1), ("presence > 0.05", 2), ("not covered", 3)]
+        for label, i in rows:
+            print("   %-16s" % label, " ".join("%5.1f" % (stats[c][t][i] / frames[t]) for t in ts))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
