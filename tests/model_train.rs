@@ -57,6 +57,7 @@ fn cpu_opts(steps: Option<u64>) -> TrainOptions {
         reset_optimizer: false,
         start_stage: None,
         branch_from: None,
+        keep_every: None,
     }
 }
 
@@ -441,4 +442,26 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
         "{err}"
     );
     assert!(!fresh.exists());
+}
+
+#[test]
+fn keep_every_keeps_full_checkpoints_of_those_steps() {
+    let cfg = smoke_cfg();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = TrainOptions {
+        keep_every: Some(2),
+        ..cpu_opts(Some(5))
+    };
+    train::run(&cfg, dir.path(), &mut Squares(0), opts).unwrap();
+    let mut kept: Vec<String> = std::fs::read_dir(dir.path().join("kept"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["step-00000002", "step-00000004"]);
+    for (name, step) in [("step-00000002", 2), ("step-00000004", 4)] {
+        let mut tr = Trainer::new(&cfg, &Device::Cpu).unwrap();
+        tr.load(&dir.path().join("kept").join(name)).unwrap();
+        assert_eq!(tr.progress.global_step, step);
+    }
 }

@@ -6,7 +6,9 @@
 # lines), train_log.txt, state.json and the full checkpoint (weights + Adam state, xz, 15 MiB
 # parts; rejoin with `cat ck.tar.xz.part-* | xz -dc | tar -xf -`); with "eval", also
 # evals.txt (`silot eval` on EVAL_SEEDS, default 1000 2000 3000, never used in training). At
-# most 8 files. TRAIN_ARGS (default empty) are added to `silot train`, e.g. "--start-stage 2".
+# most 8 files. TRAIN_ARGS (default empty) are added to `silot train`, e.g. "--start-stage 2" or
+# "--keep-every 250" (full checkpoints kept in RUN/kept/: with "eval", each kept one is scored too,
+# so several points of a run's end can be compared without bringing them back).
 #
 #   bash ship/run.sh bash scripts/cuda/train_chunk.sh CONFIG SECONDS [eval]
 set -uo pipefail
@@ -32,12 +34,15 @@ if [ "$secs" -gt 0 ]; then
   tar -C "$run" -cf - checkpoint config.toml | xz -T0 -1 | split -b 15M -d - "$out/ck.tar.xz.part-"
 fi
 if [ "${3:-}" = eval ]; then
-  for seed in ${EVAL_SEEDS:-1000 2000 3000}; do
-    # The latest checkpoint (the one returned), not best/ (the best validation of the stage),
-    # which `--checkpoint "$run"` would pick once a validation is eligible.
-    silot eval --env "$cfg" --tracker silot --checkpoint "$run/checkpoint" --device cuda \
-      --clips 32 --seed $seed --json "$run/eval_$seed.json" >>"$run/train_log.txt" 2>&1
-    { echo "== seed $seed (exit $?)"; cat "$run/eval_$seed.json"; echo; } >>"$out/evals.txt"
+  # The latest checkpoint (the one returned), not best/ (the best validation of the stage),
+  # which `--checkpoint "$run"` would pick once a validation is eligible; then any kept ones.
+  for ck in "$run/checkpoint" "$run"/kept/step-*; do
+    [ -f "$ck/state.json" ] || continue
+    for seed in ${EVAL_SEEDS:-1000 2000 3000}; do
+      silot eval --env "$cfg" --tracker silot --checkpoint "$ck" --device cuda \
+        --clips 32 --seed $seed --json "$run/eval.json" >>"$run/train_log.txt" 2>&1
+      { echo "== $(basename "$ck") seed $seed (exit $?)"; cat "$run/eval.json"; echo; } >>"$out/evals.txt"
+    done
   done
 fi
 cp "$run/train_log.txt" "$out/train_log.txt"

@@ -55,6 +55,10 @@ pub struct TrainArgs {
     /// the run directory holds its own checkpoint, so the same command resumes.
     #[arg(long, value_name = "CHECKPOINT_DIR")]
     pub branch_from: Option<PathBuf>,
+    /// Also keep a full checkpoint every this many steps in RUN/kept/step-NNNNNNNN/ (for
+    /// scoring several points of a run, or `silot average`).
+    #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub keep_every: Option<u64>,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -91,6 +95,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         reset_optimizer: a.reset_optimizer,
         start_stage: a.start_stage,
         branch_from: a.branch_from,
+        keep_every: a.keep_every,
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
     println!(

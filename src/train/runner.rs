@@ -44,6 +44,10 @@ pub struct TrainOptions {
     /// sections must match, `[train]` may differ). Ignored once the run has its own checkpoint,
     /// so a chunked run may pass it on every chunk.
     pub branch_from: Option<PathBuf>,
+    /// Also keep a full checkpoint every this many steps in `RUNDIR/kept/step-NNNNNNNN/`
+    /// (weights, Adam state, progress; ~3x the parameters' size each): for scoring or averaging
+    /// ([`crate::train::average_checkpoints`]) several points of a run's end.
+    pub keep_every: Option<u64>,
 }
 
 /// What [`run`] did.
@@ -207,6 +211,8 @@ struct RunDir {
     best: PathBuf,
     /// `metrics.jsonl`.
     metrics: PathBuf,
+    /// Checkpoints kept on request ([`TrainOptions::keep_every`]).
+    kept: PathBuf,
 }
 
 impl RunDir {
@@ -231,7 +237,13 @@ impl RunDir {
             checkpoint: out_dir.join("checkpoint"),
             best: out_dir.join("best"),
             metrics: out_dir.join("metrics.jsonl"),
+            kept: out_dir.join("kept"),
         })
+    }
+
+    /// The kept checkpoint of step `step`.
+    fn kept(&self, step: u64) -> PathBuf {
+        self.kept.join(format!("step-{step:08}"))
     }
 }
 
@@ -431,6 +443,9 @@ pub fn run_with_validator(
                 || timed_out
             {
                 trainer.save(&dir.checkpoint)?;
+            }
+            if opts.keep_every.is_some_and(|k| k > 0 && gs % k == 0) {
+                trainer.save(&dir.kept(gs))?;
             }
             if timed_out {
                 tracing::info!(step = gs, "time limit reached; checkpoint written");
