@@ -33,6 +33,21 @@ fn silot_err(args: &[&str], needles: &[&str]) -> String {
 }
 
 /// A path as a command-line argument.
+/// `silot eval --env smoke --tracker silot --checkpoint CHECKPOINT EXTRA...`; its stdout.
+fn eval_smoke_silot(checkpoint: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--checkpoint",
+        checkpoint,
+    ];
+    args.extend_from_slice(extra);
+    silot_ok(&args)
+}
+
 fn arg(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
 }
@@ -317,22 +332,18 @@ fn train_smoke_writes_metrics_and_resumes() {
     );
     // The trained model tracks: `silot eval --tracker silot` scores it with the same code.
     let json = dir.path().join("silot.json");
-    let table = silot_ok(&[
-        "eval",
-        "--env",
-        "smoke",
-        "--tracker",
-        "silot",
-        "--checkpoint",
+    let table = eval_smoke_silot(
         r,
-        "--clips",
-        "2",
-        "--seed",
-        "9",
-        "--json",
-        arg(&json),
-        "--dump-frames",
-    ]);
+        &[
+            "--clips",
+            "2",
+            "--seed",
+            "9",
+            "--json",
+            arg(&json),
+            "--dump-frames",
+        ],
+    );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(v["tracker"], "silot");
     // The report names the checkpoint it scored (the run's latest here: no eligible
@@ -449,17 +460,7 @@ fn average_then_branch_from_the_average() {
         stdout.contains("averaged 2 checkpoint(s) (steps 2, 4)"),
         "{stdout}"
     );
-    let table = silot_ok(&[
-        "eval",
-        "--env",
-        "smoke",
-        "--tracker",
-        "silot",
-        "--checkpoint",
-        arg(&avg),
-        "--clips",
-        "1",
-    ]);
+    let table = eval_smoke_silot(arg(&avg), &["--clips", "1"]);
     assert!(table.contains("(step 4)"), "{table}");
     let branch = dir.path().join("branch");
     let stdout = silot_ok(&[

@@ -12,8 +12,8 @@ use candle_core::{DType, Tensor};
 use serde::Serialize;
 
 use super::checkpoint::{
-    check_same_model, ckpt_err, read_files, serialize, write_files, CONFIG_FILE, OPTIMIZER_FILE,
-    WEIGHTS_FILE,
+    ckpt_err, read_files, read_optimizer, same_model_section, serialize, write_files,
+    CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, WEIGHTS_FILE,
 };
 use crate::error::{Error, Result};
 
@@ -27,72 +27,57 @@ pub struct AveragedInput {
 }
 
 /// Writes into `out` a checkpoint whose weights are the mean of those of the checkpoints in
-/// `dirs` (all of one `[model]`, the same variables), with the last one's config, Adam state,
+/// `dirs` (all of the first one's `[model]` and variables), with the last one's config, Adam state,
 /// step and progress, and the inputs listed under `extra.averaged_from`. `out` must not be one of
 /// `dirs`; its files are written atomically. Returns the inputs.
 pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedInput>> {
-    let last_dir = dirs.last().ok_or_else(|| {
-        Error::Invalid("nothing to average: give at least one checkpoint directory".into())
-    })?;
+    let (first_dir, last_dir) = match (dirs.first(), dirs.last()) {
+        (Some(f), Some(l)) => (f, l),
+        _ => {
+            return Err(Error::Invalid(
+                "nothing to average: give at least one checkpoint directory".into(),
+            ))
+        }
+    };
     if dirs.iter().any(|d| same_dir(d, out)) {
         return Err(Error::Invalid(format!(
             "the output `{}` is one of the checkpoints to average; write the average elsewhere",
             out.display()
         )));
     }
-    let last = read_files(last_dir)?;
-    let mut names: Vec<&String> = last.weights.keys().collect();
+    // Every input is read once; the first one fixes the model, the variables and their shapes.
+    let first = read_files(first_dir)?;
+    let mut names: Vec<String> = first.weights.keys().cloned().collect();
     names.sort();
+    let kinds: Vec<(Vec<usize>, DType)> = names
+        .iter()
+        .map(|n| (first.weights[n].dims().to_vec(), first.weights[n].dtype()))
+        .collect();
     let mut sums: Vec<Tensor> = Vec::with_capacity(names.len());
-    let mut inputs = Vec::with_capacity(dirs.len());
-    for dir in dirs {
-        check_same_model(dir, &last.config_toml)?;
+    add_weights(&mut sums, &names, &kinds, &first, first_dir)?;
+    let mut inputs = vec![AveragedInput {
+        checkpoint: first_dir.clone(),
+        step: first.step,
+    }];
+    let mut later = None;
+    for dir in &dirs[1..] {
         let ck = read_files(dir)?;
-        if ck.weights.len() != names.len() {
-            return Err(ckpt_err(
-                dir,
-                format!(
-                    "holds {} variables, `{}` holds {}; average checkpoints of one model version",
-                    ck.weights.len(),
-                    last_dir.display(),
-                    names.len()
-                ),
-            ));
-        }
-        for (i, name) in names.iter().enumerate() {
-            let t = ck
-                .weights
-                .get(*name)
-                .ok_or_else(|| ckpt_err(dir, format!("variable `{name}` is missing")))?;
-            let expected = last.weights[*name].dims();
-            if t.dims() != expected {
-                return Err(ckpt_err(
-                    dir,
-                    format!(
-                        "`{name}` has shape {:?} here, {expected:?} in the last checkpoint",
-                        t.dims()
-                    ),
-                ));
-            }
-            // Summed in f64 so that the order of the inputs does not matter to f32 precision.
-            let t = t.to_dtype(DType::F64)?;
-            match sums.get_mut(i) {
-                Some(s) => *s = (&*s + &t)?,
-                None => sums.push(t),
-            }
-        }
+        same_model_section(&ck.config_path, &ck.config_toml, &first.config_toml)?;
+        add_weights(&mut sums, &names, &kinds, &ck, dir)?;
         inputs.push(AveragedInput {
             checkpoint: dir.clone(),
             step: ck.step,
         });
+        later = Some(ck);
     }
+    let last = later.as_ref().unwrap_or(&first);
     let n = dirs.len() as f64;
     let mean = names
         .iter()
         .zip(&sums)
-        .map(|(name, s)| {
-            let dtype = last.weights[*name].dtype();
-            Ok(((*name).clone(), s.affine(1.0 / n, 0.0)?.to_dtype(dtype)?))
+        .zip(&kinds)
+        .map(|((name, s), (_, dtype))| {
+            Ok((name.clone(), s.affine(1.0 / n, 0.0)?.to_dtype(*dtype)?))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut extra = last.extra.clone();
@@ -103,11 +88,54 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedI
     }
     let files = [
         (WEIGHTS_FILE, serialize(&mean)?),
-        (OPTIMIZER_FILE, last.optimizer),
-        (CONFIG_FILE, last.config_toml.into_bytes()),
+        (OPTIMIZER_FILE, read_optimizer(last_dir)?),
+        (CONFIG_FILE, last.config_toml.clone().into_bytes()),
     ];
     write_files(out, &files, last.step, extra)?;
     Ok(inputs)
+}
+
+/// Adds the weights of `ck` (from `dir`) to `sums` (in f64, so that the order of the inputs does
+/// not matter to f32 precision; the first call fills `sums`), after checking that they are
+/// exactly the variables `names` with the shapes of `kinds`.
+fn add_weights(
+    sums: &mut Vec<Tensor>,
+    names: &[String],
+    kinds: &[(Vec<usize>, DType)],
+    ck: &CheckpointFiles,
+    dir: &Path,
+) -> Result<()> {
+    if ck.weights.len() != names.len() {
+        return Err(ckpt_err(
+            dir,
+            format!(
+                "holds {} variables, the first checkpoint {}; average checkpoints of one model version",
+                ck.weights.len(),
+                names.len()
+            ),
+        ));
+    }
+    for (i, (name, (shape, _))) in names.iter().zip(kinds).enumerate() {
+        let t = ck
+            .weights
+            .get(name)
+            .ok_or_else(|| ckpt_err(dir, format!("variable `{name}` is missing")))?;
+        if t.dims() != shape.as_slice() {
+            return Err(ckpt_err(
+                dir,
+                format!(
+                    "`{name}` has shape {:?} here, {shape:?} in the first checkpoint",
+                    t.dims()
+                ),
+            ));
+        }
+        let t = t.to_dtype(DType::F64)?;
+        match sums.get_mut(i) {
+            Some(s) => *s = (&*s + &t)?,
+            None => sums.push(t),
+        }
+    }
+    Ok(())
 }
 
 /// Whether two paths name the same directory (compared canonically where both exist).

@@ -295,7 +295,8 @@ fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
     ))
 }
 
-/// Everything a checkpoint directory holds, integrity-checked, the weights as host tensors.
+/// A checkpoint directory's step, extra data, config and weights (as host tensors),
+/// integrity-checked; the optimiser state is read on its own ([`read_optimizer`]).
 pub(super) struct CheckpointFiles {
     /// The saved step.
     pub step: u64,
@@ -303,28 +304,32 @@ pub(super) struct CheckpointFiles {
     pub extra: serde_json::Value,
     /// The saved config text.
     pub config_toml: String,
+    /// The path of the saved config.
+    pub config_path: PathBuf,
     /// The variables by name.
     pub weights: HashMap<String, Tensor>,
-    /// `optimizer.safetensors` as saved.
-    pub optimizer: Vec<u8>,
 }
 
 /// Reads the checkpoint in `dir` ([`CheckpointFiles`]).
 pub(super) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
     let state = read_state(dir)?;
-    let (_, config_toml) = read_config(dir, &state)?;
+    let (config_path, config_toml) = read_config(dir, &state)?;
     let weights = deserialize(
         &dir.join(WEIGHTS_FILE),
         &read_checked(dir, &state, WEIGHTS_FILE)?,
     )?;
-    let optimizer = read_checked(dir, &state, OPTIMIZER_FILE)?;
     Ok(CheckpointFiles {
         step: state.step,
         extra: state.extra,
         config_toml,
+        config_path,
         weights,
-        optimizer,
     })
+}
+
+/// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
+pub(super) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
+    read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
 }
 
 /// `dir`'s `state.json`, of a known format.
@@ -367,14 +372,24 @@ fn read_config(dir: &Path, state: &StateJson) -> Result<(PathBuf, String)> {
 /// shapes are checked again on loading).
 pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
     let (path, saved) = read_config(dir, &read_state(dir)?)?;
+    same_model_section(&path, &saved, expected_config_toml)
+}
+
+/// Checks that the config text `saved` (read from `path`) has the `[model]` section of
+/// `expected_config_toml`, naming the differences.
+pub(super) fn same_model_section(
+    path: &Path,
+    saved: &str,
+    expected_config_toml: &str,
+) -> Result<()> {
     let model_of = |text: &str| -> std::result::Result<toml::Value, String> {
         let v: toml::Value = text.parse().map_err(|e| format!("{e}"))?;
         Ok(v.get("model")
             .cloned()
             .unwrap_or_else(|| toml::Value::Table(Default::default())))
     };
-    let saved = model_of(&saved)
-        .map_err(|e| ckpt_err(&path, format!("saved config is not valid TOML: {e}")))?;
+    let saved = model_of(saved)
+        .map_err(|e| ckpt_err(path, format!("saved config is not valid TOML: {e}")))?;
     let expected = model_of(expected_config_toml)
         .map_err(|e| Error::Invalid(format!("expected config is not valid TOML: {e}")))?;
     let mut diffs = Vec::new();
@@ -383,7 +398,7 @@ pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
         return Ok(());
     }
     Err(ckpt_err(
-        &path,
+        path,
         format!(
             "checkpoint was made with another model ({} difference(s)): {}; a run may start from another run's checkpoint under a changed [train] section only",
             diffs.len(),
