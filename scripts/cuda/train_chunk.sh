@@ -8,7 +8,10 @@
 # evals.txt (`silot eval` on EVAL_SEEDS, default 1000 2000 3000, never used in training). At
 # most 8 files. TRAIN_ARGS (default empty) are added to `silot train`, e.g. "--start-stage 2" or
 # "--keep-every 250" (full checkpoints kept in RUN/kept/: with "eval", each kept one is scored too,
-# so several points of a run's end can be compared without bringing them back).
+# so several points of a run's end can be compared without bringing them back). On a machine that
+# stays warm for the next chunk, PACK=0 skips packing the checkpoint; kept checkpoints already
+# scored by an earlier chunk (listed in RUN/scored.txt) are not scored again, nor those before
+# step EVAL_FROM (default 0).
 #
 #   bash ship/run.sh bash scripts/cuda/train_chunk.sh CONFIG SECONDS [eval]
 set -uo pipefail
@@ -31,13 +34,22 @@ if [ "$secs" -gt 0 ]; then
     --steps 10000000 --time-limit "$secs" ${TRAIN_ARGS:-} >>"$run/train_log.txt" 2>&1
   echo "train exit $? ($(date))" >>"$run/train_log.txt"
   cp "$run/metrics.jsonl" "$out/metrics.jsonl"
-  tar -C "$run" -cf - checkpoint config.toml | xz -T0 -1 | split -b 15M -d - "$out/ck.tar.xz.part-"
+  if [ "${PACK:-1}" != 0 ]; then
+    tar -C "$run" -cf - checkpoint config.toml | xz -T0 -1 | split -b 15M -d - "$out/ck.tar.xz.part-"
+  fi
 fi
 if [ "${3:-}" = eval ]; then
   # The latest checkpoint (the one returned), not best/ (the best validation of the stage),
   # which `--checkpoint "$run"` would pick once a validation is eligible; then any kept ones.
+  touch "$run/scored.txt"
   for ck in "$run/checkpoint" "$run"/kept/step-*; do
     [ -f "$ck/state.json" ] || continue
+    case $ck in
+      */kept/step-*)
+        grep -qx "$ck" "$run/scored.txt" && continue
+        [ "$((10#${ck##*step-}))" -ge "${EVAL_FROM:-0}" ] || continue
+        echo "$ck" >>"$run/scored.txt" ;;
+    esac
     for seed in ${EVAL_SEEDS:-1000 2000 3000}; do
       silot eval --env "$cfg" --tracker silot --checkpoint "$ck" --device cuda \
         --clips 32 --seed $seed --json "$run/eval.json" >>"$run/train_log.txt" 2>&1
