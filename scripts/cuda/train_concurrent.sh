@@ -2,8 +2,9 @@
 # On the GPU machine: one chunk of several training runs at once on the one GPU (the training step
 # is host-bound, so two runs share an H100 at little cost to each; compare their steps per second
 # in metrics.jsonl with a run alone). Each NAME=CONFIG runs scripts/cuda/train_chunk.sh with
-# RUN=/tmp/run-NAME and CK_DIR=CK_ROOT/ck-NAME (CK_ROOT default ship) (its carried checkpoint, if the run moves to a fresh
-# machine); the same SECONDS, [eval], TRAIN_ARGS, PACK, EVAL_SEEDS and EVAL_FROM for all. Returns
+# RUN=/tmp/run-NAME and CK_DIR=CK_ROOT/ck-NAME (CK_ROOT default ship; its carried checkpoint, if
+# the run moves to a fresh machine); the same SECONDS, [eval], TRAIN_ARGS, PACK, EVAL_SEEDS and
+# EVAL_FROM for all. Returns
 # to $OUT, per run: NAME.tgz (metrics.jsonl, train_log.txt, state.json, evals.txt) and, unless
 # PACK=0, NAME.ck.tar.xz.part-* (mind the 8-file limit on $OUT: two runs with packed checkpoints
 # need about 2 x 4 parts).
