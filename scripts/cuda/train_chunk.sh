@@ -11,7 +11,7 @@
 # so several points of a run's end can be compared without bringing them back). On a machine that
 # stays warm for the next chunk, PACK=0 skips packing the checkpoint; kept checkpoints already
 # scored by an earlier chunk (listed in RUN/scored.txt) are not scored again, nor those before
-# step EVAL_FROM (default 0).
+# step EVAL_FROM (default 0). STEPS (default 10000000) caps the run's global step.
 #
 #   bash ship/run.sh bash scripts/cuda/train_chunk.sh CONFIG SECONDS [eval]
 set -uo pipefail
@@ -31,7 +31,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >>"$run/train_l
 if [ "$secs" -gt 0 ]; then
   # --time-limit stops after the step that crosses SECONDS and writes a checkpoint.
   timeout "$((secs + 90))" silot train --config "$cfg" --out "$run" --device cuda \
-    --steps 10000000 --time-limit "$secs" ${TRAIN_ARGS:-} >>"$run/train_log.txt" 2>&1
+    --steps "${STEPS:-10000000}" --time-limit "$secs" ${TRAIN_ARGS:-} >>"$run/train_log.txt" 2>&1
   echo "train exit $? ($(date))" >>"$run/train_log.txt"
   cp "$run/metrics.jsonl" "$out/metrics.jsonl"
   if [ "${PACK:-1}" != 0 ]; then
