@@ -22,6 +22,7 @@ use super::discovery::{encoder_row, to_image_boxes, with_flag};
 use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::epilogue::gate_channel_rows;
+use crate::nn::gated_update::gated_what_update;
 use crate::nn::gru::Gru;
 use crate::nn::mlp::Mlp;
 use crate::nn::sampler::extract_glimpses;
@@ -138,7 +139,6 @@ impl PropagationLayer {
         let _span = tracing::trace_span!("propagation_layer", posterior = self.posterior).entered();
         let (b, k, _) = u_td.dims3()?;
         let cfg = &self.cfg;
-        let a = cfg.n_what;
         let e_dim = cfg.n_what;
         let [oh, ow] = cfg.object_size;
         let base = with_flag(u_td, self.posterior)?; // (B, K, U+2)
@@ -185,21 +185,8 @@ impl PropagationLayer {
         let tmp = self
             .what_temp
             .forward(&Tensor::cat(&[&base, &box_params, &e], D::Minus1)?)?; // (B, K, 5A)
-                                                                            // Contiguous chunks: candle's elementwise kernels are several times slower on views.
-        let chunk = |t: &Tensor, i: usize| t.narrow(D::Minus1, i * a, a)?.contiguous();
-        let gate = |t: Tensor| -> Result<Tensor> {
-            candle_nn::ops::sigmoid(&(t + 1.0)?)?.affine(0.9999, 0.0)
-        };
-        let sd = crate::nn::dist::std_from_logit;
-        let (mu_in, sd_in) = (chunk(&inp, 0)?, sd(&chunk(&inp, 1)?)?);
-        let (mu_tmp, sd_tmp) = (chunk(&tmp, 0)?, sd(&chunk(&tmp, 1)?)?);
-        let f = gate(chunk(&tmp, 2)?)?;
-        let i = gate(chunk(&tmp, 3)?)?;
-        let tau = gate(chunk(&tmp, 4)?)?;
-        let one_i = i.affine(-1.0, 1.0)?;
-        let one_tau = tau.affine(-1.0, 1.0)?;
-        let mu_attr = ((f.mul(&prev.what)? + one_i.mul(&mu_in)?)? + one_tau.mul(&mu_tmp)?)?;
-        let sd_attr = (one_i.mul(&sd_in)? + one_tau.mul(&sd_tmp)?)?;
+                                                                            // SQAIR's gated update (one fused op; the composed reference is in nn::gated_update).
+        let (mu_attr, sd_attr) = gated_what_update(&inp, &tmp, &prev.what)?;
         let attr = s.normal_std(mu_attr, sd_attr)?;
         let new_attr = attr.sample.clone();
         let d_what = NormalLatent {

@@ -709,6 +709,42 @@ pub(crate) fn bias_act<T: KernelFloat>(
     Ok(out)
 }
 
+/// The gated `what` update (`nn::gated_update`) of `r` objects of `a` units: with `grad = None`
+/// the forward `(2, r, a)`, else the backward `[g_inp (r, 2a) | g_tmp (r, 5a) | g_prev (r, a)]`
+/// from the output's gradient `(2, r, a)`. All inputs contiguous.
+pub(crate) fn gated_what<T: KernelFloat>(
+    (inp, tmp, prev): Inputs3<'_>,
+    grad: Option<(&CudaStorage, &Layout)>,
+    (r, a): (usize, usize),
+) -> Result<CudaSlice<T>> {
+    let dev = inp.0.device();
+    let n = r * a;
+    let (iv, tv, pv) = (
+        view::<T>(inp.0, inp.1)?,
+        view::<T>(tmp.0, tmp.1)?,
+        view::<T>(prev.0, prev.1)?,
+    );
+    let (r32, a32) = (u32_len(r, "objects")?, u32_len(a.max(1), "what units")?);
+    u32_len(8 * n, "gradient values")?;
+    let out_len = if grad.is_some() { 8 * n } else { 2 * n };
+    // SAFETY: every element is written by the kernel.
+    let out = unsafe { dev.alloc::<T>(out_len.max(1))? };
+    let kind = if grad.is_some() { "bwd" } else { "fwd" };
+    let func =
+        dev.get_or_load_custom_func(&format!("gated_what_{kind}_{}", T::SUFFIX), MODULE, PTX)?;
+    let gv = grad.map(|(s, l)| view::<T>(s, l)).transpose()?;
+    let mut lb = func.builder();
+    lb.arg(&iv).arg(&tv).arg(&pv);
+    if let Some(g) = &gv {
+        lb.arg(g);
+    }
+    lb.arg(&out).arg(&r32).arg(&a32);
+    // SAFETY: argument list matches `gated_what_{fwd,bwd}_*`; inputs hold 2n, 5n, n (and the
+    // gradient 2n) elements, the output out_len.
+    unsafe { lb.launch(adam_cfg(n)?) }.w()?;
+    Ok(out)
+}
+
 /// Three `(storage, layout)` inputs of a custom op.
 pub(crate) type Inputs3<'a> = (
     (&'a CudaStorage, &'a Layout),

@@ -1146,3 +1146,72 @@ __device__ void count_rho(const T *o, T *rho, int N, double log_odds) {
     }
 COUNT_RHO(f32, float)
 COUNT_RHO(f64, double)
+
+// ---------------------------------------------------------------------------------------------
+// The propagation's gated `what` update (nn::gated_update), one thread per (object r, unit j) of
+// R objects of A units, all inputs contiguous: inp (R, 2A) = [mu_in | l_in], tmp (R, 5A) =
+// [mu_tmp | l_tmp | f~ | i~ | tau~], prev (R, A); gate(x) = 0.9999 sigmoid(x + 1),
+// s(l) = 2 sigmoid(clamp(l, -10, 10)).
+//   forward:  out (2, R, A) = [mu = f prev + (1-i) mu_in + (1-tau) mu_tmp ;
+//                              sd = (1-i) s(l_in) + (1-tau) s(l_tmp)]
+//   backward: from g (2, R, A), out = [g_inp (R, 2A) | g_tmp (R, 5A) | g_prev (R, A)]
+template <typename T>
+__device__ void gw_gate(T x, T &g, T &slope) {
+    const T s = (T)1 / ((T)1 + exp(-(x + (T)1)));
+    g = (T)0.9999 * s;
+    slope = (T)0.9999 * s * ((T)1 - s);
+}
+
+template <typename T>
+__device__ void gw_std(T l, T &s, T &slope) {
+    const T c = l < (T)-10 ? (T)-10 : (l > (T)10 ? (T)10 : l);
+    const T sg = (T)1 / ((T)1 + exp(-c));
+    s = (T)2 * sg;
+    slope = (l >= (T)-10 && l <= (T)10) ? (T)2 * sg * ((T)1 - sg) : (T)0;
+}
+
+template <typename T>
+__device__ void gated_what(const T *inp, const T *tmp, const T *prev, const T *g, T *out,
+                           unsigned int r_n, unsigned int a) {
+    const size_t n = (size_t)r_n * a;
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < n;
+         e += (size_t)blockDim.x * gridDim.x) {
+        const size_t r = e / a, j = e - r * a;
+        const T *ir = inp + r * 2 * a, *tr = tmp + r * 5 * a;
+        T f, df, i, di, tau, dtau, s_in, ds_in, s_tmp, ds_tmp;
+        gw_gate(tr[2 * a + j], f, df);
+        gw_gate(tr[3 * a + j], i, di);
+        gw_gate(tr[4 * a + j], tau, dtau);
+        gw_std(ir[a + j], s_in, ds_in);
+        gw_std(tr[a + j], s_tmp, ds_tmp);
+        const T mu_in = ir[j], mu_tmp = tr[j], pv = prev[e];
+        if (g == nullptr) {
+            out[e] = f * pv + ((T)1 - i) * mu_in + ((T)1 - tau) * mu_tmp;
+            out[n + e] = ((T)1 - i) * s_in + ((T)1 - tau) * s_tmp;
+            continue;
+        }
+        const T gm = g[e], gs = g[n + e];
+        T *gi = out + r * 2 * a, *gt = out + 2 * n + r * 5 * a;
+        gi[j] = ((T)1 - i) * gm;
+        gi[a + j] = ((T)1 - i) * ds_in * gs;
+        gt[j] = ((T)1 - tau) * gm;
+        gt[a + j] = ((T)1 - tau) * ds_tmp * gs;
+        gt[2 * a + j] = pv * gm * df;
+        gt[3 * a + j] = -(mu_in * gm + s_in * gs) * di;
+        gt[4 * a + j] = -(mu_tmp * gm + s_tmp * gs) * dtau;
+        out[7 * n + e] = f * gm;
+    }
+}
+
+#define GATED_WHAT(NAME, T)                                                                      \
+    extern "C" __global__ void gated_what_fwd_##NAME(const T *inp, const T *tmp, const T *prev,  \
+                                                     T *out, unsigned int r, unsigned int a) {   \
+        gated_what<T>(inp, tmp, prev, nullptr, out, r, a);                                       \
+    }                                                                                            \
+    extern "C" __global__ void gated_what_bwd_##NAME(const T *inp, const T *tmp, const T *prev,  \
+                                                     const T *g, T *out, unsigned int r,         \
+                                                     unsigned int a) {                           \
+        gated_what<T>(inp, tmp, prev, g, out, r, a);                                             \
+    }
+GATED_WHAT(f32, float)
+GATED_WHAT(f64, double)

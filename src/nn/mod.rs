@@ -16,6 +16,7 @@ pub mod dist;
 pub mod epilogue;
 pub mod fused_adam;
 pub mod fused_dense;
+pub mod gated_update;
 pub mod gather;
 pub mod gru;
 pub mod kernel;
