@@ -6,7 +6,10 @@ are grouped into classes by box position and size (a heuristic for the `paper` p
 frames: score digits at the top, shields, the player, bullets 2 px wide, aliens the rest).
 Prints, per frame index t, per frame: ground-truth objects, those matched (IoU >= 0.5) with
 presence > 0.5 (what the count error counts) and > 0.05 (what MOT counts), and those that no
-prediction covers at IoU 0.5.
+prediction covers at IoU 0.5. Then, per class, the trajectories: every ground-truth object of
+the first frame, its matched prediction (IoU >= 0.5) followed by identity through the clip: mean
+presence per frame, mean per-step survival (presence ratio of consecutive frames, 0 once the
+identity is gone) and the share starting below 0.8.
 
     python3 scripts/analysis/presence_by_class.py report_1000.json report_2000.json
 """
@@ -68,5 +71,39 @@ def main(paths):
             print("   %-16s" % label, " ".join("%5.1f" % (stats[c][t][i] / frames[t]) for t in ts))
 
 
+def trajectories(paths):
+    """Presence along the clip of the predictions matched to the first frame's objects."""
+    by_class = defaultdict(list)
+    for path in paths:
+        clips = defaultdict(dict)
+        for f in json.load(open(path))["frames_detail"]:
+            clips[f["clip"]][f["t"]] = f
+        for frames in clips.values():
+            ts = sorted(frames)
+            first = frames[ts[0]]
+            for g in first["gt"]:
+                best = max(first["pred"], key=lambda p: iou(g, p), default=None)
+                if best is None or iou(g, best) < 0.5:
+                    continue
+                track = []
+                for t in ts:
+                    same = [p["score"] for p in frames[t]["pred"] if p["id"] == best["id"]]
+                    track.append(same[0] if same else 0.0)
+                by_class[object_class(g)].append(track)
+    print("\ntrajectories of the first frame's objects (matched at IoU 0.5, followed by identity)")
+    for c in sorted(by_class):
+        tracks = by_class[c]
+        n, length = len(tracks), min(len(t) for t in tracks)
+        mean = [sum(t[i] for t in tracks) / n for i in range(length)]
+        survival = [
+            sum(t[i] / t[i - 1] for t in tracks if t[i - 1] > 0) / n for i in range(1, length)
+        ]
+        low = sum(1 for t in tracks if t[0] < 0.8) / n
+        print("%-13s objects %5d, start < 0.8: %3.0f %%" % (c, n, 100 * low))
+        print("   mean presence  ", " ".join("%5.2f" % v for v in mean))
+        print("   survival t-1->t", "      " + " ".join("%5.3f" % v for v in survival))
+
+
 if __name__ == "__main__":
     main(sys.argv[1:])
+    trajectories(sys.argv[1:])
