@@ -276,7 +276,8 @@ impl GateChannels {
     }
 }
 
-fn sigmoid(v: f64) -> f64 {
+/// The logistic function on the host.
+pub(crate) fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v).exp())
 }
 

@@ -21,15 +21,12 @@ use candle_core::{CpuStorage, CustomOp3, DType, Layout, Result, Shape, Tensor, W
 use rayon::prelude::*;
 
 use super::cpu::{self, storage_slice};
+use super::epilogue::sigmoid;
 
 /// `gate(x) = GATE_SCALE·σ(x + 1)`: SQAIR keeps the gates below 1.
 const GATE_SCALE: f64 = 0.9999;
 /// `s(ℓ) = 2·σ(clamp(ℓ, −LOGIT_CLIP, LOGIT_CLIP))` ([`super::dist::std_from_logit`]).
 const LOGIT_CLIP: f64 = 10.0;
-
-fn sigmoid(v: f64) -> f64 {
-    1.0 / (1.0 + (-v).exp())
-}
 
 /// `(s(ℓ), ds/dℓ)`; the derivative is 0 outside the clip, as the clamp's gradient.
 fn std_and_slope(l: f64) -> (f64, f64) {
@@ -129,13 +126,11 @@ fn backward_cpu<T: WithDType>(inp: &[T], tmp: &[T], prev: &[T], grad: &[T], a: u
     out
 }
 
-/// The fused forward: `(inp, tmp, prev)` → `(2, B, K, A)`.
-struct GatedWhat;
-
-/// The fused backward: `(inp, tmp, prev)` and the output's gradient → the three inputs'
-/// gradients, flat and one after the other (`8·B·K·A` values).
-struct GatedWhatGrad {
-    grad: Tensor,
+/// The fused op on `(inp, tmp, prev)`: without `grad` the forward, `(2, B, K, A)`; with the
+/// output's gradient `grad` the backward, the three inputs' gradients flat and one after the
+/// other (`8·B·K·A` values).
+struct GatedWhat {
+    grad: Option<Tensor>,
 }
 
 /// `(R, A)`: objects and `what` size, checking the three inputs' shapes agree.
@@ -153,9 +148,25 @@ fn rows_and_width(inp: &Layout, tmp: &Layout, prev: &Layout) -> Result<(usize, u
     Ok((r, a))
 }
 
+impl GatedWhat {
+    fn out_shape(&self, prev: &Layout) -> Shape {
+        match self.grad {
+            Some(_) => Shape::from(8 * prev.shape().elem_count()),
+            None => {
+                let mut dims = vec![2];
+                dims.extend_from_slice(prev.shape().dims());
+                Shape::from(dims)
+            }
+        }
+    }
+}
+
 impl CustomOp3 for GatedWhat {
     fn name(&self) -> &'static str {
-        "silot-gated-what"
+        match self.grad {
+            Some(_) => "silot-gated-what-grad",
+            None => "silot-gated-what",
+        }
     }
 
     fn cpu_fwd(
@@ -168,11 +179,22 @@ impl CustomOp3 for GatedWhat {
         l3: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
         let (_, a) = rows_and_width(l1, l2, l3)?;
+        let grad = self.grad.as_ref().map(|g| g.storage_and_layout());
+        let grad = match &grad {
+            None => None,
+            Some((st, gl)) => match &**st {
+                candle_core::Storage::Cpu(g) => Some((g, *gl)),
+                _ => candle_core::bail!("gated_what_update: gradient not in host memory"),
+            },
+        };
         let out = cpu::by_float!(s1, "gated_what_update", T => {
             let (i, t, p) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?, storage_slice::<T>(s3, l3)?);
-            forward_cpu(i, t, p, a)
+            match grad {
+                None => forward_cpu(i, t, p, a),
+                Some((g, gl)) => backward_cpu(i, t, p, storage_slice::<T>(g, gl)?, a),
+            }
         });
-        Ok((out, out_shape(l3)))
+        Ok((out, self.out_shape(l3)))
     }
 
     #[cfg(feature = "cuda")]
@@ -187,9 +209,17 @@ impl CustomOp3 for GatedWhat {
     ) -> Result<(candle_core::CudaStorage, Shape)> {
         use super::cuda;
         let (r, a) = rows_and_width(l1, l2, l3)?;
+        let grad = self.grad.as_ref().map(|g| g.storage_and_layout());
+        let grad = match &grad {
+            None => None,
+            Some((st, gl)) => match &**st {
+                candle_core::Storage::Cuda(g) => Some((g, *gl)),
+                _ => candle_core::bail!("gated_what_update: gradient not on the GPU"),
+            },
+        };
         let ins = ((s1, l1), (s2, l2), (s3, l3));
-        let st = cuda::by_float!(s1, T => cuda::gated_what::<T>(ins, None, (r, a))?);
-        Ok((st, out_shape(l3)))
+        let st = cuda::by_float!(s1, T => cuda::gated_what::<T>(ins, grad, (r, a))?);
+        Ok((st, self.out_shape(l3)))
     }
 
     fn bwd(
@@ -200,8 +230,8 @@ impl CustomOp3 for GatedWhat {
         _res: &Tensor,
         grad_res: &Tensor,
     ) -> Result<(Option<Tensor>, Option<Tensor>, Option<Tensor>)> {
-        let op = GatedWhatGrad {
-            grad: grad_res.contiguous()?,
+        let op = GatedWhat {
+            grad: Some(grad_res.contiguous()?),
         };
         let flat = inp.apply_op3_no_bwd(tmp, prev, &op)?; // (8·R·A)
         let n = prev.elem_count();
@@ -213,60 +243,6 @@ impl CustomOp3 for GatedWhat {
             Some(part(2 * n, 5 * n, tmp)?),
             Some(part(7 * n, n, prev)?),
         ))
-    }
-}
-
-fn out_shape(prev: &Layout) -> Shape {
-    let mut dims = vec![2];
-    dims.extend_from_slice(prev.shape().dims());
-    Shape::from(dims)
-}
-
-impl CustomOp3 for GatedWhatGrad {
-    fn name(&self) -> &'static str {
-        "silot-gated-what-grad"
-    }
-
-    fn cpu_fwd(
-        &self,
-        s1: &CpuStorage,
-        l1: &Layout,
-        s2: &CpuStorage,
-        l2: &Layout,
-        s3: &CpuStorage,
-        l3: &Layout,
-    ) -> Result<(CpuStorage, Shape)> {
-        let (r, a) = rows_and_width(l1, l2, l3)?;
-        let (gs, gl) = self.grad.storage_and_layout();
-        let candle_core::Storage::Cpu(g) = &*gs else {
-            candle_core::bail!("gated_what_update: gradient on another device than the inputs")
-        };
-        let out = cpu::by_float!(s1, "gated_what_update backward", T => {
-            let (i, t, p) = (storage_slice::<T>(s1, l1)?, storage_slice::<T>(s2, l2)?, storage_slice::<T>(s3, l3)?);
-            backward_cpu(i, t, p, storage_slice::<T>(g, gl)?, a)
-        });
-        Ok((out, Shape::from(8 * r * a)))
-    }
-
-    #[cfg(feature = "cuda")]
-    fn cuda_fwd(
-        &self,
-        s1: &candle_core::CudaStorage,
-        l1: &Layout,
-        s2: &candle_core::CudaStorage,
-        l2: &Layout,
-        s3: &candle_core::CudaStorage,
-        l3: &Layout,
-    ) -> Result<(candle_core::CudaStorage, Shape)> {
-        use super::cuda;
-        let (r, a) = rows_and_width(l1, l2, l3)?;
-        let (gs, gl) = self.grad.storage_and_layout();
-        let candle_core::Storage::Cuda(g) = &*gs else {
-            candle_core::bail!("gated_what_update: gradient on another device than the inputs")
-        };
-        let ins = ((s1, l1), (s2, l2), (s3, l3));
-        let st = cuda::by_float!(s1, T => cuda::gated_what::<T>(ins, Some((g, gl)), (r, a))?);
-        Ok((st, Shape::from(8 * r * a)))
     }
 }
 
@@ -290,9 +266,11 @@ pub fn gated_what_update(inp: &Tensor, tmp: &Tensor, prev: &Tensor) -> Result<(T
     if !fused {
         return gated_what_update_composed(inp, tmp, prev);
     }
-    let out = inp
-        .contiguous()?
-        .apply_op3(&tmp.contiguous()?, &prev.contiguous()?, GatedWhat)?;
+    let out = inp.contiguous()?.apply_op3(
+        &tmp.contiguous()?,
+        &prev.contiguous()?,
+        GatedWhat { grad: None },
+    )?;
     Ok((out.get(0)?, out.get(1)?))
 }
 
