@@ -267,6 +267,11 @@ pub fn gated_what_update(inp: &Tensor, tmp: &Tensor, prev: &Tensor) -> Result<(T
     if !fused {
         return gated_what_update_composed(inp, tmp, prev);
     }
+    gated_what_update_fused(inp, tmp, prev)
+}
+
+/// The fused op itself (F32/F64 inputs of checked widths).
+fn gated_what_update_fused(inp: &Tensor, tmp: &Tensor, prev: &Tensor) -> Result<(Tensor, Tensor)> {
     let out = inp.contiguous()?.apply_op3(
         &tmp.contiguous()?,
         &prev.contiguous()?,
@@ -321,7 +326,7 @@ mod tests {
         let dims = (3, 5, 7);
         let [inp, tmp, prev] = inputs(dev, dtype, dims);
         let (mu, sd) =
-            gated_what_update(inp.as_tensor(), tmp.as_tensor(), prev.as_tensor()).unwrap();
+            gated_what_update_fused(inp.as_tensor(), tmp.as_tensor(), prev.as_tensor()).unwrap();
         let (mu_c, sd_c) =
             gated_what_update_composed(inp.as_tensor(), tmp.as_tensor(), prev.as_tensor()).unwrap();
         assert_eq!(mu.dims(), &[3, 5, 7]);
@@ -382,14 +387,14 @@ mod tests {
         let (inp, tmp, prev) = (f64_normal(2 * a), f64_normal(5 * a), f64_normal(a));
         let (w1, w2) = (f64_normal(a), f64_normal(a));
         let value = |i: &Tensor, t: &Tensor, p: &Tensor| -> f64 {
-            let (m, s) = gated_what_update(i, t, p).unwrap();
+            let (m, s) = gated_what_update_fused(i, t, p).unwrap();
             ((m * &w1).unwrap().sum_all().unwrap() + (s * &w2).unwrap().sum_all().unwrap())
                 .unwrap()
                 .to_scalar::<f64>()
                 .unwrap()
         };
         let vars = [&inp, &tmp, &prev].map(|t| Var::from_tensor(t).unwrap());
-        let (m, s) = gated_what_update(
+        let (m, s) = gated_what_update_fused(
             vars[0].as_tensor(),
             vars[1].as_tensor(),
             vars[2].as_tensor(),
