@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# On the GPU machine (or any machine with `silot` on PATH): score several checkpoints on several
+# seeds at once with `silot eval --tracker silot --clips 32`, JOBS evaluations in parallel (the
+# evaluation is mostly host work: the emulator's rollouts and the tracker; the GPU has room).
+# Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
+# (and range) of MOTA, IDF1, AP and count abs. error over the seeds. A checkpoint is named by its
+# path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000).
+#
+#   DEVICE=cuda JOBS=8 SEEDS="1000 2000 3000" \
+#     bash scripts/cuda/score_parallel.sh CONFIG OUTDIR CHECKPOINT_DIR...
+set -uo pipefail
+cfg=$1
+outdir=$2
+shift 2
+mkdir -p "$outdir"
+seeds=${SEEDS:-1000 2000 3000 4000 5000 6000 7000 8000 9000}
+jobs=()
+for ck in "$@"; do
+  [ -f "$ck/state.json" ] || { echo "skip $ck (no state.json)" >&2; continue; }
+  name=$(printf '%s' "${ck%/}" | sed 's#^/##; s#/#_#g')
+  for s in $seeds; do jobs+=("$ck|$name|$s"); done
+done
+printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-8}" -I{} bash -c '
+  IFS="|" read -r ck name seed <<<"{}"
+  silot eval --env "'"$cfg"'" --tracker silot --checkpoint "$ck" --device "'"${DEVICE:-cuda}"'" \
+    --clips 32 --seed "$seed" --json "'"$outdir"'/$name-$seed.json" >"'"$outdir"'/$name-$seed.log" 2>&1 ||
+    echo "eval failed: $ck seed $seed (see '"$outdir"'/$name-$seed.log)" >&2'
+python3 - "$outdir" <<'PY' | tee "$outdir/summary.txt"
+import glob, json, os, sys
+from collections import defaultdict
+rows = defaultdict(list)
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    r = json.load(open(f))
+    rows[os.path.basename(f).rsplit("-", 1)[0]].append(r)
+keys = ["mota", "idf1", "ap", "count_abs_error"]
+print(f"{'checkpoint':40} {'step':>6} {'seeds':>5} " + " ".join(f"{k:>22}" for k in keys))
+for name, rs in rows.items():
+    cells = []
+    for k in keys:
+        v = [r[k] for r in rs]
+        cells.append(f"{sum(v)/len(v):.3f} ({min(v):.3f}-{max(v):.3f})")
+    step = rs[0]["checkpoint"]["step"]
+    print(f"{name:40} {step:>6} {len(rs):>5} " + " ".join(f"{c:>22}" for c in cells))
+PY
