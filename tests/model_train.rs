@@ -397,6 +397,8 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     let mut changed = cfg.clone();
     changed.train.batch_size = cfg.train.batch_size * 2;
     changed.train.lr = cfg.train.lr * 0.5;
+    // A training-only key of [model] may change too (not a parameter, not used at evaluation).
+    changed.model.discovery_dropout = 0.8;
     let opts = |steps| TrainOptions {
         branch_from: Some(trunk.join("checkpoint")),
         ..cpu_opts(Some(steps))

@@ -375,8 +375,12 @@ pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
     same_model_section(&path, &saved, expected_config_toml)
 }
 
+/// `[model]` keys that only change how training runs the model, not its parameters or its
+/// evaluation: a run may branch from (or average with) a checkpoint that differs in these.
+pub const TRAINING_ONLY_MODEL_KEYS: &[&str] = &["discovery_dropout"];
+
 /// Checks that the config text `saved` (read from `path`) has the `[model]` section of
-/// `expected_config_toml`, naming the differences.
+/// `expected_config_toml` (apart from [`TRAINING_ONLY_MODEL_KEYS`]), naming the differences.
 pub(super) fn same_model_section(
     path: &Path,
     saved: &str,
@@ -384,9 +388,16 @@ pub(super) fn same_model_section(
 ) -> Result<()> {
     let model_of = |text: &str| -> std::result::Result<toml::Value, String> {
         let v: toml::Value = text.parse().map_err(|e| format!("{e}"))?;
-        Ok(v.get("model")
+        let mut model = v
+            .get("model")
             .cloned()
-            .unwrap_or_else(|| toml::Value::Table(Default::default())))
+            .unwrap_or_else(|| toml::Value::Table(Default::default()));
+        if let Some(table) = model.as_table_mut() {
+            for key in TRAINING_ONLY_MODEL_KEYS {
+                table.remove(*key);
+            }
+        }
+        Ok(model)
     };
     let saved = model_of(saved)
         .map_err(|e| ckpt_err(path, format!("saved config is not valid TOML: {e}")))?;
@@ -400,9 +411,10 @@ pub(super) fn same_model_section(
     Err(ckpt_err(
         path,
         format!(
-            "checkpoint was made with another model ({} difference(s)): {}; a run may start from another run's checkpoint under a changed [train] section only",
+            "checkpoint was made with another model ({} difference(s)): {}; a run may start from another run's checkpoint under a changed [train] section (and training-only [model] keys: {}) only",
             diffs.len(),
-            diffs.into_iter().take(10).collect::<Vec<_>>().join("; ")
+            diffs.into_iter().take(10).collect::<Vec<_>>().join("; "),
+            TRAINING_ONLY_MODEL_KEYS.join(", ")
         ),
     ))
 }
