@@ -97,3 +97,19 @@ fn max_stage_steps_is_one_number_or_one_per_stage_and_round_trips() {
     let err = RunConfig::from_toml("[train]\nmax_stage_steps = \"x\"\n", "t.toml").unwrap_err();
     assert!(err.to_string().contains("max_stage_steps"), "{err}");
 }
+
+#[test]
+fn kl_pres_weight_gradient_defaults_on_and_is_saved_only_when_off() {
+    let default = RunConfig::default();
+    assert!(default.model.kl_pres_weight_gradient);
+    // Configs saved before the key existed still equal a default config's text.
+    assert!(!default
+        .to_toml()
+        .unwrap()
+        .contains("kl_pres_weight_gradient"));
+    let off = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = false\n", "t.toml").unwrap();
+    assert!(!off.model.kl_pres_weight_gradient);
+    let text = off.to_toml().unwrap();
+    assert!(text.contains("kl_pres_weight_gradient = false"), "{text}");
+    assert_eq!(RunConfig::from_toml(&text, "again.toml").unwrap(), off);
+}

@@ -2,7 +2,7 @@
 
 mod average;
 mod baseline_search;
-mod clips;
+pub mod clips;
 pub mod device;
 mod envs;
 mod eval;

@@ -144,6 +144,12 @@ pub struct ModelConfig {
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
+    /// Whether the Normal KLs' presence weights (`pres ⊙ KL`, reference §4.2–4.3) pass gradient
+    /// into presence, as in the reference (default true). `false` detaches the weights: presence
+    /// is then no longer paid for shrinking the KLs it weights. Training only; not written to
+    /// saved configs when true.
+    #[serde(skip_serializing_if = "is_true")]
+    pub kl_pres_weight_gradient: bool,
     /// Train a learned prior (the prior propagation module). Default true.
     pub learn_prior: bool,
     /// Static priors.
@@ -181,10 +187,15 @@ impl Default for ModelConfig {
             obj_temp: 1.0,
             obj_concrete_temp: 1.0,
             discovery_dropout: 0.5,
+            kl_pres_weight_gradient: true,
             learn_prior: true,
             priors: PriorsConfig::default(),
         }
     }
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
 }
 
 fn bad(key: &str, msg: String) -> Error {

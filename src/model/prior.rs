@@ -10,7 +10,7 @@ use candle_nn::VarBuilder;
 
 use super::config::ModelConfig;
 use super::latent::LatentSampler;
-use super::loss::{mean_sum, pres_weighted_learned};
+use super::loss::{kl_weight, mean_sum, pres_weighted_learned};
 use super::objects::Objects;
 use super::propagation::{PropagationLayer, PropagationOut};
 use crate::nn::dist::logistic_log_density;
@@ -20,6 +20,7 @@ use crate::nn::dist::logistic_log_density;
 pub struct LearnedPrior {
     layer: PropagationLayer,
     concrete_temp: f64,
+    kl_pres_weight_gradient: bool,
 }
 
 impl LearnedPrior {
@@ -28,6 +29,7 @@ impl LearnedPrior {
         Ok(Self {
             layer: PropagationLayer::new(vb, cfg, false)?,
             concrete_temp: cfg.obj_concrete_temp,
+            kl_pres_weight_gradient: cfg.kl_pres_weight_gradient,
         })
     }
 
@@ -45,8 +47,10 @@ impl LearnedPrior {
     /// `(Normal KLs, pres KL)` of the posterior `q` against this prior's output `p`:
     /// the six Normal KLs weighted by the posterior's new pres, and
     /// `Σ_k [log q(s_k) − log p(s_k)]` (logistic densities at the posterior's pre-sigmoid sample,
-    /// not pres-weighted). Both scalars (`mean_sum`).
+    /// not pres-weighted). Both scalars (`mean_sum`). The weights are detached unless
+    /// `kl_pres_weight_gradient`.
     pub fn kl(&self, q: &PropagationOut, p: &PropagationOut) -> Result<(Tensor, Tensor)> {
+        let weight = kl_weight(&q.objects.pres, self.kl_pres_weight_gradient);
         let normal = pres_weighted_learned(
             &[
                 (&q.d_yx, &p.d_yx),
@@ -54,7 +58,7 @@ impl LearnedPrior {
                 (&q.d_what, &p.d_what),
                 (&q.d_depth, &p.d_depth),
             ],
-            &q.objects.pres,
+            &weight,
         )?;
         let s = &q.d_pres.pre_sigmoid;
         let lq = logistic_log_density(s, &q.d_pres.log_odds, self.concrete_temp)?;

@@ -16,7 +16,7 @@ use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
 use super::latent::LatentSampler;
-use super::loss::{mean_sum, pres_weighted_static, reconstruction, LossTerms};
+use super::loss::{kl_weight, mean_sum, pres_weighted_static, reconstruction, LossTerms};
 use super::objects::Objects;
 use super::prior::LearnedPrior;
 use super::propagation::{PropagationLayer, PropagationOut};
@@ -182,6 +182,11 @@ impl Silot {
         let vb = seeded_var_builder(&varmap, seed, dtype, dev);
         let model = Silot::new(vb, cfg)?;
         Ok((varmap, model))
+    }
+
+    /// The sprite decoder (rendering), e.g. to look at the selected objects' sprites.
+    pub fn decoder(&self) -> &SpriteDecoder {
+        &self.decoder
     }
 
     /// The config the model was built with.
@@ -385,6 +390,7 @@ impl Silot {
     ) -> Result<LossTerms> {
         let pr = &self.cfg.priors;
         let rec = reconstruction(x_hat, frame)?;
+        let grad = self.cfg.kl_pres_weight_gradient;
         // Eight static-prior KLs, each one fused op (`nn::weighted_kl`).
         let prop_kl = pres_weighted_static(
             &[
@@ -393,7 +399,7 @@ impl Silot {
                 (&prop.d_what, pr.prop_d_what),
                 (&prop.d_depth, pr.prop_d_depth),
             ],
-            &prop.objects.pres,
+            &kl_weight(&prop.objects.pres, grad),
         )?;
         let disc_kl = pres_weighted_static(
             &[
@@ -402,7 +408,7 @@ impl Silot {
                 (&disc.what, pr.what),
                 (&disc.depth, pr.depth),
             ],
-            disc_pres,
+            &kl_weight(disc_pres, grad),
         )?;
         let (learned_kl, learned_pres_kl) = match (&self.prior, prior) {
             (Some(m), Some(p)) => m.kl(prop, p)?,
