@@ -99,17 +99,38 @@ fn max_stage_steps_is_one_number_or_one_per_stage_and_round_trips() {
 }
 
 #[test]
-fn kl_pres_weight_gradient_defaults_on_and_is_saved_only_when_off() {
+fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
+    use silot::model::config::PresWeightGradient;
     let default = RunConfig::default();
-    assert!(default.model.kl_pres_weight_gradient);
+    assert_eq!(
+        default.model.kl_pres_weight_gradient,
+        PresWeightGradient::All
+    );
     // Configs saved before the key existed still equal a default config's text.
     assert!(!default
         .to_toml()
         .unwrap()
         .contains("kl_pres_weight_gradient"));
-    let off = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = false\n", "t.toml").unwrap();
-    assert!(!off.model.kl_pres_weight_gradient);
-    let text = off.to_toml().unwrap();
-    assert!(text.contains("kl_pres_weight_gradient = false"), "{text}");
-    assert_eq!(RunConfig::from_toml(&text, "again.toml").unwrap(), off);
+    for (value, want, prop, disc) in [
+        ("\"all\"", PresWeightGradient::All, true, true),
+        ("true", PresWeightGradient::All, true, true),
+        ("\"discovery\"", PresWeightGradient::Discovery, false, true),
+        ("\"none\"", PresWeightGradient::None, false, false),
+        ("false", PresWeightGradient::None, false, false),
+    ] {
+        let text = format!("[model]\nkl_pres_weight_gradient = {value}\n");
+        let cfg = RunConfig::from_toml(&text, "t.toml").unwrap();
+        let got = cfg.model.kl_pres_weight_gradient;
+        assert_eq!(
+            (got, got.propagation(), got.discovery()),
+            (want, prop, disc),
+            "{value}"
+        );
+        let again = RunConfig::from_toml(&cfg.to_toml().unwrap(), "again.toml").unwrap();
+        assert_eq!(again, cfg, "{value}");
+    }
+    let err = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = \"props\"\n", "t.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("props") && err.contains("discovery"), "{err}");
 }

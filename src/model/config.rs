@@ -26,6 +26,63 @@ pub enum RenderModeConfig {
     },
 }
 
+/// Which presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3) pass gradient into
+/// presence. Written in TOML as `"all"`, `"discovery"` or `"none"` (`true` / `false` are read as
+/// `"all"` / `"none"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case", try_from = "PresWeightGradientRepr")]
+pub enum PresWeightGradient {
+    /// Every weight, as the reference: presence is paid for shrinking the KLs it weights. The
+    /// default.
+    #[default]
+    All,
+    /// Only the discovered objects' weights; the propagated objects' (static and learned-prior
+    /// KLs) are detached, so a tracked object's presence is not pushed down to save the KLs of its
+    /// updates, while discovery keeps the pressure that holds spurious objects out.
+    Discovery,
+    /// No weight: all detached.
+    None,
+}
+
+impl PresWeightGradient {
+    /// Whether the propagated objects' weights pass gradient.
+    pub fn propagation(self) -> bool {
+        self == Self::All
+    }
+
+    /// Whether the discovered objects' weights pass gradient.
+    pub fn discovery(self) -> bool {
+        self != Self::None
+    }
+}
+
+/// The TOML forms [`PresWeightGradient`] accepts.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PresWeightGradientRepr {
+    Flag(bool),
+    Name(String),
+}
+
+impl TryFrom<PresWeightGradientRepr> for PresWeightGradient {
+    type Error = String;
+
+    fn try_from(r: PresWeightGradientRepr) -> std::result::Result<Self, String> {
+        match r {
+            PresWeightGradientRepr::Flag(true) => Ok(Self::All),
+            PresWeightGradientRepr::Flag(false) => Ok(Self::None),
+            PresWeightGradientRepr::Name(n) => match n.as_str() {
+                "all" => Ok(Self::All),
+                "discovery" => Ok(Self::Discovery),
+                "none" => Ok(Self::None),
+                other => Err(format!(
+                    "unknown kl_pres_weight_gradient `{other}`: expected \"all\", \"discovery\" or \"none\""
+                )),
+            },
+        }
+    }
+}
+
 /// A Normal prior `N(mean, std)`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -144,12 +201,11 @@ pub struct ModelConfig {
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
-    /// Whether the Normal KLs' presence weights (`pres ⊙ KL`, reference §4.2–4.3) pass gradient
-    /// into presence, as in the reference (default true). `false` detaches the weights: presence
-    /// is then no longer paid for shrinking the KLs it weights. Training only; not written to
-    /// saved configs when true.
-    #[serde(skip_serializing_if = "is_true")]
-    pub kl_pres_weight_gradient: bool,
+    /// Which Normal-KL presence weights pass gradient into presence ([`PresWeightGradient`];
+    /// default `"all"`, as the reference). Training only; not written to saved configs when
+    /// `"all"`.
+    #[serde(skip_serializing_if = "is_all")]
+    pub kl_pres_weight_gradient: PresWeightGradient,
     /// Train a learned prior (the prior propagation module). Default true.
     pub learn_prior: bool,
     /// Static priors.
@@ -187,15 +243,15 @@ impl Default for ModelConfig {
             obj_temp: 1.0,
             obj_concrete_temp: 1.0,
             discovery_dropout: 0.5,
-            kl_pres_weight_gradient: true,
+            kl_pres_weight_gradient: PresWeightGradient::All,
             learn_prior: true,
             priors: PriorsConfig::default(),
         }
     }
 }
 
-fn is_true(v: &bool) -> bool {
-    *v
+fn is_all(v: &PresWeightGradient) -> bool {
+    *v == PresWeightGradient::All
 }
 
 fn bad(key: &str, msg: String) -> Error {

@@ -31,7 +31,7 @@ pub fn kl_learned(q: &NormalLatent, p: &NormalLatent) -> Result<Tensor> {
 
 /// The presence weights of the Normal KLs: `pres` itself (gradient flows into presence, as in
 /// the reference) or, when `gradient` is false, `pres` detached (see
-/// [`crate::model::ModelConfig::kl_pres_weight_gradient`]).
+/// [`crate::model::config::PresWeightGradient`]).
 pub fn kl_weight(pres: &Tensor, gradient: bool) -> Tensor {
     if gradient {
         pres.clone()

@@ -20,7 +20,7 @@ use crate::nn::dist::logistic_log_density;
 pub struct LearnedPrior {
     layer: PropagationLayer,
     concrete_temp: f64,
-    kl_pres_weight_gradient: bool,
+    weight_gradient: bool,
 }
 
 impl LearnedPrior {
@@ -29,7 +29,7 @@ impl LearnedPrior {
         Ok(Self {
             layer: PropagationLayer::new(vb, cfg, false)?,
             concrete_temp: cfg.obj_concrete_temp,
-            kl_pres_weight_gradient: cfg.kl_pres_weight_gradient,
+            weight_gradient: cfg.kl_pres_weight_gradient.propagation(),
         })
     }
 
@@ -48,9 +48,9 @@ impl LearnedPrior {
     /// the six Normal KLs weighted by the posterior's new pres, and
     /// `Σ_k [log q(s_k) − log p(s_k)]` (logistic densities at the posterior's pre-sigmoid sample,
     /// not pres-weighted). Both scalars (`mean_sum`). The weights are detached unless
-    /// `kl_pres_weight_gradient`.
+    /// `kl_pres_weight_gradient` lets the propagated objects' weights pass gradient.
     pub fn kl(&self, q: &PropagationOut, p: &PropagationOut) -> Result<(Tensor, Tensor)> {
-        let weight = kl_weight(&q.objects.pres, self.kl_pres_weight_gradient);
+        let weight = kl_weight(&q.objects.pres, self.weight_gradient);
         let normal = pres_weighted_learned(
             &[
                 (&q.d_yx, &p.d_yx),
