@@ -49,6 +49,17 @@ struct Sample {
     frame_peak: f64,
 }
 
+/// A printed row: its name and the value it takes from a sample.
+type Row = (&'static str, fn(&Sample) -> f64);
+
+/// The rows printed per class.
+const ROWS: [Row; 4] = [
+    ("presence", |s| s.pres),
+    ("sprite peak ξ·β", |s| s.sprite_peak),
+    ("drawn peak ξ·pres·β", |s| s.drawn_peak),
+    ("frame peak in box", |s| s.frame_peak),
+];
+
 /// Per-slot presence, peak `ξ·β`, peak drawn value `ξ·pres·β`, boxes and ids of one frame.
 struct FrameObjects {
     pres: Vec<f32>,
@@ -182,36 +193,35 @@ fn main() -> anyhow::Result<()> {
         args.seed
     );
     for (class, tracks) in &by_class {
-        println!("\n{class}: {} objects present at t = 0", tracks.len());
-        let rows: [(&str, fn(&Sample) -> f64); 4] = [
-            ("presence", |s| s.pres),
-            ("sprite peak ξ·β", |s| s.sprite_peak),
-            ("drawn peak ξ·pres·β", |s| s.drawn_peak),
-            ("frame peak in box", |s| s.frame_peak),
-        ];
-        let n_t = tracks.iter().map(Vec::len).max().unwrap_or(0);
-        for (name, get) in rows {
-            let cells: Vec<String> = (0..n_t)
-                .map(|t| {
-                    let v: Vec<f64> = tracks
-                        .iter()
-                        .filter_map(|tr| tr[t].map(|s| get(&s)))
-                        .collect();
-                    format!("{:6.3}", v.iter().sum::<f64>() / v.len().max(1) as f64)
-                })
-                .collect();
-            println!("  {name:22} {}", cells.join(" "));
-        }
-        let above: Vec<String> = (0..n_t)
-            .map(|t| {
-                let n = tracks
-                    .iter()
-                    .filter(|tr| tr[t].is_some_and(|s| s.pres > 0.5))
-                    .count();
-                format!("{:6.3}", n as f64 / tracks.len() as f64)
-            })
-            .collect();
-        println!("  {:22} {}", "share above 0.5", above.join(" "));
+        print_class(class, tracks);
     }
     Ok(())
+}
+
+/// Print one class's tracks: the mean of every row per frame, then the share above 0.5.
+fn print_class(class: &str, tracks: &[Vec<Option<Sample>>]) {
+    println!("\n{class}: {} objects present at t = 0", tracks.len());
+    let n_t = tracks.iter().map(Vec::len).max().unwrap_or(0);
+    for (name, get) in ROWS {
+        let cells: Vec<String> = (0..n_t)
+            .map(|t| {
+                let v: Vec<f64> = tracks
+                    .iter()
+                    .filter_map(|tr| tr[t].map(|s| get(&s)))
+                    .collect();
+                format!("{:6.3}", v.iter().sum::<f64>() / v.len().max(1) as f64)
+            })
+            .collect();
+        println!("  {name:22} {}", cells.join(" "));
+    }
+    let above: Vec<String> = (0..n_t)
+        .map(|t| {
+            let n = tracks
+                .iter()
+                .filter(|tr| tr[t].is_some_and(|s| s.pres > 0.5))
+                .count();
+            format!("{:6.3}", n as f64 / tracks.len() as f64)
+        })
+        .collect();
+    println!("  {:22} {}", "share above 0.5", above.join(" "));
 }
