@@ -221,3 +221,64 @@ fn encode_context_tracks_like_eval_without_rendering() {
         assert_same(&enc.objects[t].pres, &full.objects[t].pres);
     }
 }
+
+/// Largest |gradient| of `loss` over the variables whose name starts with `prefix` (0 when none
+/// gets a gradient).
+fn max_grad(vm: &candle_nn::VarMap, loss: &Tensor, prefix: &str) -> f32 {
+    let grads = loss.backward().unwrap();
+    let data = vm.data().lock().unwrap();
+    let mut seen = 0;
+    let mut most = 0f32;
+    for (name, var) in data.iter().filter(|(n, _)| n.starts_with(prefix)) {
+        seen += 1;
+        if let Some(g) = grads.get(var.as_tensor()) {
+            let m = g
+                .abs()
+                .unwrap()
+                .max_all()
+                .unwrap()
+                .to_scalar::<f32>()
+                .unwrap();
+            assert!(m.is_finite(), "{name}");
+            most = most.max(m);
+        }
+    }
+    assert!(seen > 0, "no variable named {prefix}*");
+    most
+}
+
+#[test]
+fn kl_presence_weights_pass_gradient_as_configured() {
+    use silot::model::config::PresWeightGradient;
+    let dev = Device::Cpu;
+    // (mode, propagated objects' weights pass gradient, discovered objects' weights do)
+    for (mode, want_prop, want_disc) in [
+        (PresWeightGradient::All, true, true),
+        (PresWeightGradient::Discovery, false, true),
+        (PresWeightGradient::None, false, false),
+    ] {
+        let mut cfg = smoke_cfg();
+        cfg.model.kl_pres_weight_gradient = mode;
+        let (vm, model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
+        // Two frames: the propagation's pres head reaches the static and learned-prior KLs of
+        // the propagated objects only through their presence weights (its t = 0 output
+        // multiplies the null objects' zero presence).
+        let clip = moving_squares(2, 2, 24, 24, 3);
+        let st = model.initial_state(2, 4, None, &dev).unwrap();
+        let out = model.run_clip(&clip, st, &mut train_ctx(5), None).unwrap();
+        let prop = max_grad(&vm, &out.losses.prop_kl, "propagation.pres.");
+        let learned = max_grad(&vm, &out.losses.learned_kl, "propagation.pres.");
+        assert_eq!(prop > 0.0, mode.propagation(), "{mode:?}: prop_kl {prop}");
+        assert_eq!(
+            learned > 0.0,
+            mode.propagation(),
+            "{mode:?}: learned {learned}"
+        );
+        // One frame: the discovery's pres head reaches its KLs only through the weights.
+        let clip = moving_squares(2, 1, 24, 24, 3);
+        let st = model.initial_state(2, 4, None, &dev).unwrap();
+        let out = model.run_clip(&clip, st, &mut train_ctx(5), None).unwrap();
+        let disc = max_grad(&vm, &out.losses.disc_kl, "discovery.pres.");
+        assert_eq!(disc > 0.0, want_disc, "{mode:?}: disc_kl {disc}");
+    }
+}
