@@ -268,12 +268,10 @@ fn kl_presence_weights_pass_gradient_as_configured() {
         let out = model.run_clip(&clip, st, &mut train_ctx(5), None).unwrap();
         let prop = max_grad(&vm, &out.losses.prop_kl, "propagation.pres.");
         let learned = max_grad(&vm, &out.losses.learned_kl, "propagation.pres.");
-        assert_eq!(prop > 0.0, mode.propagation(), "{mode:?}: prop_kl {prop}");
-        assert_eq!(
-            learned > 0.0,
-            mode.propagation(),
-            "{mode:?}: learned {learned}"
-        );
+        assert_eq!(prop > 0.0, want_prop, "{mode:?}: prop_kl {prop}");
+        assert_eq!(learned > 0.0, want_prop, "{mode:?}: learned {learned}");
+        assert_eq!(mode.propagation(), want_prop, "{mode:?}");
+        assert_eq!(mode.discovery(), want_disc, "{mode:?}");
         // One frame: the discovery's pres head reaches its KLs only through the weights.
         let clip = moving_squares(2, 1, 24, 24, 3);
         let st = model.initial_state(2, 4, None, &dev).unwrap();
