@@ -21,7 +21,7 @@ use candle_core::{DType, Device, Tensor};
 use clap::Parser;
 use silot::cli::clips::{eval_clips, paper_protocol, EvalClip};
 use silot::config::ExperimentConfig;
-use silot::model::tracker::load_trained;
+use silot::model::tracker::{clip_tensor, load_trained};
 use silot::model::{coords_to_pixel_space, Objects, PixelBox, StepCtx};
 
 #[derive(Parser)]
@@ -131,13 +131,7 @@ fn follow_clip(
     seed: u64,
     out: &mut BTreeMap<&'static str, Vec<Vec<Option<Sample>>>>,
 ) -> anyhow::Result<()> {
-    let (h, w, _) = clip.frames[0].dim();
-    let data: Vec<u8> = clip.frames.iter().flat_map(|f| f.iter().copied()).collect();
-    let x = Tensor::from_vec(data, (1, clip.frames.len(), h, w, 3), &Device::Cpu)?
-        .to_dtype(DType::F32)?
-        .affine(1.0 / 255.0, 0.0)?
-        .permute((0, 1, 4, 2, 3))?
-        .contiguous()?;
+    let x = clip_tensor(&clip.frames, &Device::Cpu)?; // (1, T, 3, H, W)
     let k = trained.cfg.model.eval_objects();
     let state = trained.model.initial_state(1, k, None, &Device::Cpu)?;
     let run = trained

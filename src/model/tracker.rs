@@ -102,23 +102,6 @@ impl SilotTracker {
     pub fn config(&self) -> &RunConfig {
         &self.cfg
     }
-
-    fn frames_tensor(&self, frames: &[Frame]) -> Result<Tensor> {
-        let (h, w, c) = frames[0].dim();
-        if c != 3 || frames.iter().any(|f| f.dim() != (h, w, c)) {
-            return Err(Error::Invalid(format!(
-                "SILOT tracks RGB clips of equal-sized frames; got {:?}",
-                frames.iter().map(|f| f.dim()).collect::<Vec<_>>()
-            )));
-        }
-        let data: Vec<u8> = frames.iter().flat_map(|f| f.iter().copied()).collect();
-        let x = Tensor::from_vec(data, (1, frames.len(), h, w, c), &self.device)?
-            .to_dtype(DType::F32)?
-            .affine(1.0 / 255.0, 0.0)?
-            .permute((0, 1, 4, 2, 3))?
-            .contiguous()?;
-        Ok(x)
-    }
 }
 
 impl Tracker for SilotTracker {
@@ -130,7 +113,7 @@ impl Tracker for SilotTracker {
         if frames.is_empty() {
             return Ok(Vec::new());
         }
-        let x = self.frames_tensor(frames)?; // (1, T, 3, H, W)
+        let x = clip_tensor(frames, &self.device)?; // (1, T, 3, H, W)
         let k = self.cfg.model.eval_objects();
         let state = self.model.initial_state(1, k, None, &self.device)?;
         let mut ctx = StepCtx::encode(self.seed);
@@ -161,4 +144,28 @@ impl Tracker for SilotTracker {
             })
             .collect()
     }
+}
+
+/// One clip of RGB frames `(H, W, 3)` u8 as the model's input `(1, T, 3, H, W)` f32 in [0, 1] on
+/// `device`; an empty clip, or frames of different sizes or channel counts, are an error.
+pub fn clip_tensor(frames: &[Frame], device: &Device) -> Result<Tensor> {
+    let Some(first) = frames.first() else {
+        return Err(Error::Invalid(
+            "SILOT needs at least one frame per clip".into(),
+        ));
+    };
+    let (h, w, c) = first.dim();
+    if c != 3 || frames.iter().any(|f| f.dim() != (h, w, c)) {
+        return Err(Error::Invalid(format!(
+            "SILOT tracks RGB clips of equal-sized frames; got {:?}",
+            frames.iter().map(|f| f.dim()).collect::<Vec<_>>()
+        )));
+    }
+    let data: Vec<u8> = frames.iter().flat_map(|f| f.iter().copied()).collect();
+    let x = Tensor::from_vec(data, (1, frames.len(), h, w, c), device)?
+        .to_dtype(DType::F32)?
+        .affine(1.0 / 255.0, 0.0)?
+        .permute((0, 1, 4, 2, 3))?
+        .contiguous()?;
+    Ok(x)
 }
