@@ -104,33 +104,71 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
     let default = RunConfig::default();
     assert_eq!(
         default.model.kl_pres_weight_gradient,
-        PresWeightGradient::All
+        PresWeightGradient::ALL
     );
     // Configs saved before the key existed still equal a default config's text.
     assert!(!default
         .to_toml()
         .unwrap()
         .contains("kl_pres_weight_gradient"));
-    for (value, want, prop, disc) in [
-        ("\"all\"", PresWeightGradient::All, true, true),
-        ("true", PresWeightGradient::All, true, true),
-        ("\"discovery\"", PresWeightGradient::Discovery, false, true),
-        ("\"none\"", PresWeightGradient::None, false, false),
-        ("false", PresWeightGradient::None, false, false),
+    let scales = |discovery, propagation| PresWeightGradient {
+        discovery,
+        propagation,
+    };
+    for (value, want) in [
+        ("\"all\"", scales(1.0, 1.0)),
+        ("true", scales(1.0, 1.0)),
+        ("\"discovery\"", scales(1.0, 0.0)),
+        ("\"none\"", scales(0.0, 0.0)),
+        ("false", scales(0.0, 0.0)),
+        ("{ propagation = 0.25 }", scales(1.0, 0.25)),
+        ("{ discovery = 0.5, propagation = 0.0 }", scales(0.5, 0.0)),
     ] {
         let text = format!("[model]\nkl_pres_weight_gradient = {value}\n");
         let cfg = RunConfig::from_toml(&text, "t.toml").unwrap();
-        let got = cfg.model.kl_pres_weight_gradient;
-        assert_eq!(
-            (got, got.propagation(), got.discovery()),
-            (want, prop, disc),
-            "{value}"
-        );
+        assert_eq!(cfg.model.kl_pres_weight_gradient, want, "{value}");
         let again = RunConfig::from_toml(&cfg.to_toml().unwrap(), "again.toml").unwrap();
         assert_eq!(again, cfg, "{value}");
     }
+    // The named settings are saved by name, as configs of earlier versions have them.
+    let text = "[model]\nkl_pres_weight_gradient = \"discovery\"\n";
+    let saved = RunConfig::from_toml(text, "t.toml")
+        .unwrap()
+        .to_toml()
+        .unwrap();
+    assert!(
+        saved.contains("kl_pres_weight_gradient = \"discovery\""),
+        "{saved}"
+    );
+    let err = RunConfig::from_toml(
+        "[model]\nkl_pres_weight_gradient = { propagation = 1.5 }\n",
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("propagation") && err.contains("[0, 1]"),
+        "{err}"
+    );
     let err = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = \"props\"\n", "t.toml")
         .unwrap_err()
         .to_string();
     assert!(err.contains("props") && err.contains("discovery"), "{err}");
+}
+
+#[test]
+fn every_gpu_script_config_loads_and_validates() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/cuda");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let p = path.to_str().unwrap();
+            let exp =
+                silot::env::registry::load_experiment(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            exp.run_config(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "only {seen} configs in {}", dir.display());
 }

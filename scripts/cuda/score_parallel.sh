@@ -4,7 +4,8 @@
 # evaluation is mostly host work: the emulator's rollouts and the tracker; the GPU has room).
 # Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
 # (and range) of MOTA, IDF1, AP and count abs. error over the seeds. A checkpoint is named by its
-# path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000).
+# path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
+# JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 #
 #   DEVICE=cuda JOBS=8 SEEDS="1000 2000 3000" \
 #     bash scripts/cuda/score_parallel.sh CONFIG OUTDIR CHECKPOINT_DIR...
@@ -22,6 +23,7 @@ for ck in "$@"; do
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-8}" -I{} bash -c '
   IFS="|" read -r ck name seed <<<"{}"
+  [ -s "'"$outdir"'/$name-$seed.json" ] && exit 0
   silot eval --env "'"$cfg"'" --tracker silot --checkpoint "$ck" --device "'"${DEVICE:-cuda}"'" \
     --clips 32 --seed "$seed" --json "'"$outdir"'/$name-$seed.json" >"'"$outdir"'/$name-$seed.log" 2>&1 ||
     echo "eval failed: $ck seed $seed (see '"$outdir"'/$name-$seed.log)" >&2'

@@ -26,42 +26,95 @@ pub enum RenderModeConfig {
     },
 }
 
-/// Which presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3) pass gradient into
-/// presence. Written in TOML as `"all"`, `"discovery"` or `"none"` (`true` / `false` are read as
-/// `"all"` / `"none"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case", try_from = "PresWeightGradientRepr")]
-pub enum PresWeightGradient {
-    /// Every weight, as the reference: presence is paid for shrinking the KLs it weights. The
-    /// default.
-    #[default]
-    All,
-    /// Only the discovered objects' weights; the propagated objects' (static and learned-prior
-    /// KLs) are detached, so a tracked object's presence is not pushed down to save the KLs of its
+/// How much gradient the presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3)
+/// pass into presence: a scale in `[0, 1]` for the discovered and for the propagated objects'
+/// weights (1 = the reference, 0 = detached; the forward value is the same for every scale).
+/// Written in TOML as `"all"` (1, 1; the default), `"discovery"` (1, 0), `"none"` (0, 0),
+/// `true` / `false` (= `"all"` / `"none"`), or a table such as
+/// `{ discovery = 1.0, propagation = 0.25 }` (a missing key is 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "PresWeightGradientRepr", into = "PresWeightGradientRepr")]
+pub struct PresWeightGradient {
+    /// Scale of the gradient through the discovered objects' weights.
+    pub discovery: f64,
+    /// Scale of the gradient through the propagated objects' weights (static and learned-prior
+    /// KLs). Below 1, a tracked object's presence is pushed down less to save the KLs of its
     /// updates, while discovery keeps the pressure that holds spurious objects out.
-    Discovery,
-    /// No weight: all detached.
-    None,
+    pub propagation: f64,
+}
+
+impl Default for PresWeightGradient {
+    fn default() -> Self {
+        Self::ALL
+    }
 }
 
 impl PresWeightGradient {
-    /// Whether the propagated objects' weights pass gradient.
-    pub fn propagation(self) -> bool {
-        self == Self::All
+    /// Every weight passes its full gradient, as the reference. The default.
+    pub const ALL: Self = Self {
+        discovery: 1.0,
+        propagation: 1.0,
+    };
+    /// Only the discovered objects' weights pass gradient; the propagated objects' are detached.
+    pub const DISCOVERY: Self = Self {
+        discovery: 1.0,
+        propagation: 0.0,
+    };
+    /// No weight passes gradient: all detached.
+    pub const NONE: Self = Self {
+        discovery: 0.0,
+        propagation: 0.0,
+    };
+
+    /// Gradient scale of the propagated objects' weights.
+    pub fn propagation(self) -> f64 {
+        self.propagation
     }
 
-    /// Whether the discovered objects' weights pass gradient.
-    pub fn discovery(self) -> bool {
-        self != Self::None
+    /// Gradient scale of the discovered objects' weights.
+    pub fn discovery(self) -> f64 {
+        self.discovery
+    }
+
+    fn name(self) -> Option<&'static str> {
+        [
+            (Self::ALL, "all"),
+            (Self::DISCOVERY, "discovery"),
+            (Self::NONE, "none"),
+        ]
+        .into_iter()
+        .find_map(|(v, n)| (v == self).then_some(n))
     }
 }
 
 /// The TOML forms [`PresWeightGradient`] accepts.
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum PresWeightGradientRepr {
     Flag(bool),
     Name(String),
+    Scales {
+        #[serde(default = "one")]
+        discovery: f64,
+        #[serde(default = "one")]
+        propagation: f64,
+    },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl From<PresWeightGradient> for PresWeightGradientRepr {
+    fn from(v: PresWeightGradient) -> Self {
+        match v.name() {
+            Some(n) => Self::Name(n.into()),
+            None => Self::Scales {
+                discovery: v.discovery,
+                propagation: v.propagation,
+            },
+        }
+    }
 }
 
 impl TryFrom<PresWeightGradientRepr> for PresWeightGradient {
@@ -69,16 +122,33 @@ impl TryFrom<PresWeightGradientRepr> for PresWeightGradient {
 
     fn try_from(r: PresWeightGradientRepr) -> std::result::Result<Self, String> {
         match r {
-            PresWeightGradientRepr::Flag(true) => Ok(Self::All),
-            PresWeightGradientRepr::Flag(false) => Ok(Self::None),
+            PresWeightGradientRepr::Flag(true) => Ok(Self::ALL),
+            PresWeightGradientRepr::Flag(false) => Ok(Self::NONE),
             PresWeightGradientRepr::Name(n) => match n.as_str() {
-                "all" => Ok(Self::All),
-                "discovery" => Ok(Self::Discovery),
-                "none" => Ok(Self::None),
+                "all" => Ok(Self::ALL),
+                "discovery" => Ok(Self::DISCOVERY),
+                "none" => Ok(Self::NONE),
                 other => Err(format!(
-                    "unknown kl_pres_weight_gradient `{other}`: expected \"all\", \"discovery\" or \"none\""
+                    "unknown kl_pres_weight_gradient `{other}`: expected \"all\", \"discovery\", \"none\" \
+                     or a table {{ discovery = 1.0, propagation = 0.25 }}"
                 )),
             },
+            PresWeightGradientRepr::Scales {
+                discovery,
+                propagation,
+            } => {
+                for (key, v) in [("discovery", discovery), ("propagation", propagation)] {
+                    if !(0.0..=1.0).contains(&v) {
+                        return Err(format!(
+                            "kl_pres_weight_gradient.{key} = {v}: a gradient scale must be in [0, 1]"
+                        ));
+                    }
+                }
+                Ok(Self {
+                    discovery,
+                    propagation,
+                })
+            }
         }
     }
 }
@@ -201,8 +271,8 @@ pub struct ModelConfig {
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
-    /// Which Normal-KL presence weights pass gradient into presence ([`PresWeightGradient`];
-    /// default `"all"`, as the reference). Training only; not written to saved configs when
+    /// How much gradient the Normal-KL presence weights pass into presence
+    /// ([`PresWeightGradient`]; default `"all"`, as the reference). Training only; not written to saved configs when
     /// `"all"`.
     #[serde(skip_serializing_if = "is_all")]
     pub kl_pres_weight_gradient: PresWeightGradient,
@@ -243,7 +313,7 @@ impl Default for ModelConfig {
             obj_temp: 1.0,
             obj_concrete_temp: 1.0,
             discovery_dropout: 0.5,
-            kl_pres_weight_gradient: PresWeightGradient::All,
+            kl_pres_weight_gradient: PresWeightGradient::ALL,
             learn_prior: true,
             priors: PriorsConfig::default(),
         }
@@ -251,7 +321,7 @@ impl Default for ModelConfig {
 }
 
 fn is_all(v: &PresWeightGradient) -> bool {
-    *v == PresWeightGradient::All
+    *v == PresWeightGradient::ALL
 }
 
 fn bad(key: &str, msg: String) -> Error {

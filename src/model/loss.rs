@@ -29,15 +29,20 @@ pub fn kl_learned(q: &NormalLatent, p: &NormalLatent) -> Result<Tensor> {
     normal_kl(&q.mean, &q.std, &p.mean, &p.std)
 }
 
-/// The presence weights of the Normal KLs: `pres` itself (gradient flows into presence, as in
-/// the reference) or, when `gradient` is false, `pres` detached (see
-/// [`crate::model::config::PresWeightGradient`]).
-pub fn kl_weight(pres: &Tensor, gradient: bool) -> Tensor {
-    if gradient {
-        pres.clone()
-    } else {
-        pres.detach()
+/// The presence weights of the Normal KLs: `pres` itself, passing `scale` times its gradient
+/// into presence (1 = the reference; 0 = detached; see
+/// [`crate::model::config::PresWeightGradient`]). The value is `pres` exactly for every scale.
+pub fn kl_weight(pres: &Tensor, scale: f64) -> Result<Tensor> {
+    if scale == 1.0 {
+        return Ok(pres.clone());
     }
+    let fixed = pres.detach();
+    if scale == 0.0 {
+        return Ok(fixed);
+    }
+    // fixed + scale·(pres − fixed): the difference is exactly zero forward.
+    let delta = ((pres - &fixed)? * scale)?;
+    fixed + delta
 }
 
 /// `mean_sum(pres ⊙ KL)`: `kl` `(B, N, D)`, `pres` `(B, N, 1)`.
@@ -183,19 +188,19 @@ mod tests {
     use candle_core::Device;
 
     #[test]
-    fn detached_kl_weight_keeps_the_value_and_stops_the_gradient() {
+    fn kl_weight_keeps_the_value_and_scales_the_gradient() {
         let dev = Device::Cpu;
         let kl = Tensor::new(&[[[0.5f64, 1.5], [2.0, 0.25]]], &dev).unwrap();
         let pres = candle_core::Var::new(&[[[0.3f64], [0.8]]], &dev).unwrap();
-        for gradient in [true, false] {
-            let v = pres_weighted(&kl, &kl_weight(pres.as_tensor(), gradient)).unwrap();
+        for scale in [1.0, 0.25, 0.0] {
+            let v = pres_weighted(&kl, &kl_weight(pres.as_tensor(), scale).unwrap()).unwrap();
             // 0.3·(0.5 + 1.5) + 0.8·(2.0 + 0.25) = 2.4
             assert!((v.to_scalar::<f64>().unwrap() - 2.4).abs() < 1e-12);
             let grads = v.backward().unwrap();
             let g = grads.get(pres.as_tensor());
-            if gradient {
+            if scale > 0.0 {
                 let g = g.unwrap().flatten_all().unwrap().to_vec1::<f64>().unwrap();
-                assert_eq!(g, vec![2.0, 2.25]);
+                assert_eq!(g, vec![2.0 * scale, 2.25 * scale], "scale {scale}");
             } else {
                 assert!(g.is_none(), "a detached weight must not pass gradient");
             }

@@ -20,7 +20,7 @@ use crate::nn::dist::logistic_log_density;
 pub struct LearnedPrior {
     layer: PropagationLayer,
     concrete_temp: f64,
-    weight_gradient: bool,
+    weight_gradient: f64,
 }
 
 impl LearnedPrior {
@@ -47,10 +47,10 @@ impl LearnedPrior {
     /// `(Normal KLs, pres KL)` of the posterior `q` against this prior's output `p`:
     /// the six Normal KLs weighted by the posterior's new pres, and
     /// `Σ_k [log q(s_k) − log p(s_k)]` (logistic densities at the posterior's pre-sigmoid sample,
-    /// not pres-weighted). Both scalars (`mean_sum`). The weights are detached unless
-    /// `kl_pres_weight_gradient` lets the propagated objects' weights pass gradient.
+    /// not pres-weighted). Both scalars (`mean_sum`). The weights pass the propagated objects'
+    /// gradient scale of `kl_pres_weight_gradient` into presence (0 = detached).
     pub fn kl(&self, q: &PropagationOut, p: &PropagationOut) -> Result<(Tensor, Tensor)> {
-        let weight = kl_weight(&q.objects.pres, self.weight_gradient);
+        let weight = kl_weight(&q.objects.pres, self.weight_gradient)?;
         let normal = pres_weighted_learned(
             &[
                 (&q.d_yx, &p.d_yx),
