@@ -150,6 +150,22 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
         err.contains("propagation") && err.contains("[0, 1]"),
         "{err}"
     );
+    for (bad, names) in [
+        ("0.5", "0.5"),
+        ("{ propagaton = 0.5 }", "propagaton"),
+        ("{ propagation = \"half\" }", "expected a number"),
+    ] {
+        let err = RunConfig::from_toml(
+            &format!("[model]\nkl_pres_weight_gradient = {bad}\n"),
+            "t.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains(names) && err.contains("kl_pres_weight_gradient"),
+            "{bad}: {err}"
+        );
+    }
     let err = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = \"props\"\n", "t.toml")
         .unwrap_err()
         .to_string();

@@ -33,7 +33,7 @@ pub enum RenderModeConfig {
 /// `true` / `false` (= `"all"` / `"none"`), or a table such as
 /// `{ discovery = 1.0, propagation = 0.25 }` (a missing key is 1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "PresWeightGradientRepr", into = "PresWeightGradientRepr")]
+#[serde(try_from = "toml::Value", into = "toml::Value")]
 pub struct PresWeightGradient {
     /// Scale of the gradient through the discovered objects' weights.
     pub discovery: f64,
@@ -87,68 +87,70 @@ impl PresWeightGradient {
     }
 }
 
-/// The TOML forms [`PresWeightGradient`] accepts.
-#[derive(Serialize, Deserialize)]
-#[serde(untagged)]
-enum PresWeightGradientRepr {
-    Flag(bool),
-    Name(String),
-    Scales {
-        #[serde(default = "one")]
-        discovery: f64,
-        #[serde(default = "one")]
-        propagation: f64,
-    },
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-impl From<PresWeightGradient> for PresWeightGradientRepr {
+impl From<PresWeightGradient> for toml::Value {
     fn from(v: PresWeightGradient) -> Self {
         match v.name() {
-            Some(n) => Self::Name(n.into()),
-            None => Self::Scales {
-                discovery: v.discovery,
-                propagation: v.propagation,
-            },
+            Some(n) => toml::Value::String(n.into()),
+            None => {
+                let mut t = toml::map::Map::new();
+                t.insert("discovery".into(), toml::Value::Float(v.discovery));
+                t.insert("propagation".into(), toml::Value::Float(v.propagation));
+                toml::Value::Table(t)
+            }
         }
     }
 }
 
-impl TryFrom<PresWeightGradientRepr> for PresWeightGradient {
+/// Reads the TOML forms of [`PresWeightGradient`], naming what was wrong.
+impl TryFrom<toml::Value> for PresWeightGradient {
     type Error = String;
 
-    fn try_from(r: PresWeightGradientRepr) -> std::result::Result<Self, String> {
-        match r {
-            PresWeightGradientRepr::Flag(true) => Ok(Self::ALL),
-            PresWeightGradientRepr::Flag(false) => Ok(Self::NONE),
-            PresWeightGradientRepr::Name(n) => match n.as_str() {
+    fn try_from(v: toml::Value) -> std::result::Result<Self, String> {
+        const FORMS: &str = "expected \"all\", \"discovery\", \"none\", true, false or a table \
+                             such as { discovery = 1.0, propagation = 0.25 }";
+        match v {
+            toml::Value::Boolean(true) => Ok(Self::ALL),
+            toml::Value::Boolean(false) => Ok(Self::NONE),
+            toml::Value::String(n) => match n.as_str() {
                 "all" => Ok(Self::ALL),
                 "discovery" => Ok(Self::DISCOVERY),
                 "none" => Ok(Self::NONE),
                 other => Err(format!(
-                    "unknown kl_pres_weight_gradient `{other}`: expected \"all\", \"discovery\", \"none\" \
-                     or a table {{ discovery = 1.0, propagation = 0.25 }}"
+                    "unknown kl_pres_weight_gradient `{other}`: {FORMS}"
                 )),
             },
-            PresWeightGradientRepr::Scales {
-                discovery,
-                propagation,
-            } => {
-                for (key, v) in [("discovery", discovery), ("propagation", propagation)] {
-                    if !(0.0..=1.0).contains(&v) {
+            toml::Value::Table(t) => {
+                let mut out = Self::ALL;
+                for (key, value) in t {
+                    let slot = match key.as_str() {
+                        "discovery" => &mut out.discovery,
+                        "propagation" => &mut out.propagation,
+                        other => {
+                            return Err(format!(
+                                "unknown key kl_pres_weight_gradient.{other}: expected \
+                                 `discovery` or `propagation`"
+                            ))
+                        }
+                    };
+                    *slot = match value {
+                        toml::Value::Float(f) => f,
+                        toml::Value::Integer(i) => i as f64,
+                        other => {
+                            return Err(format!(
+                                "kl_pres_weight_gradient.{key} = {other}: expected a number"
+                            ))
+                        }
+                    };
+                    if !(0.0..=1.0).contains(slot) {
                         return Err(format!(
-                            "kl_pres_weight_gradient.{key} = {v}: a gradient scale must be in [0, 1]"
+                            "kl_pres_weight_gradient.{key} = {slot}: a gradient scale must be \
+                             in [0, 1]"
                         ));
                     }
                 }
-                Ok(Self {
-                    discovery,
-                    propagation,
-                })
+                Ok(out)
             }
+            other => Err(format!("kl_pres_weight_gradient = {other}: {FORMS}")),
         }
     }
 }
