@@ -180,6 +180,9 @@ pub fn evaluate(
         frames,
         num_gt,
         num_pred,
+        num_misses: mot.num_misses,
+        num_false_positives: mot.num_false_positives,
+        num_switches: mot.num_switches,
         env: String::new(),
         preset: None,
         tracker: String::new(),
@@ -389,6 +392,13 @@ mod tests {
         ]]];
         let off = evaluate(&p, &g, &EvalSettings::default()).unwrap();
         assert_eq!(off.mota, -1.0);
+        assert_eq!(
+            (off.num_misses, off.num_false_positives, off.num_switches),
+            (0, 2, 0)
+        );
+        assert!(off
+            .table()
+            .contains("MOTA errors: misses 0  false positives 2  switches 0"));
         let s = EvalSettings {
             drop_overfull_frames: true,
             frames_detail: true,
@@ -396,6 +406,7 @@ mod tests {
         };
         let on = evaluate(&p, &g, &s).unwrap();
         assert_eq!(on.mota, 0.0);
+        assert_eq!((on.num_misses, on.num_false_positives), (1, 0));
         assert!(on.table().contains("quirk ON"));
         let d = on.frames_detail.as_ref().unwrap();
         assert_eq!(

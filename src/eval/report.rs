@@ -99,6 +99,15 @@ pub struct EvalReport {
     pub num_gt: usize,
     /// Predictions over all frames with `score > obj_threshold` (before any quirk drop).
     pub num_pred: usize,
+    /// MOTA's errors (what `1 − MOTA` sums, divided by `num_gt`): ground-truth objects missed.
+    #[serde(default)]
+    pub num_misses: usize,
+    /// MOTA's errors: predictions matched to no ground truth.
+    #[serde(default)]
+    pub num_false_positives: usize,
+    /// MOTA's errors: identity switches.
+    #[serde(default)]
+    pub num_switches: usize,
     /// Env id.
     pub env: String,
     /// Preset name, if any.
@@ -171,6 +180,11 @@ impl EvalReport {
             let _ = writeln!(s, "| {name:<15} | {v:>8.4} |");
         }
         let _ = writeln!(s, "+-----------------+----------+");
+        let _ = writeln!(
+            s,
+            "MOTA errors: misses {}  false positives {}  switches {}",
+            self.num_misses, self.num_false_positives, self.num_switches
+        );
         let t = &self.thresholds;
         let _ = writeln!(
             s,
