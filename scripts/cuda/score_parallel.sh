@@ -3,7 +3,8 @@
 # seeds at once with `silot eval --tracker silot --clips 32`, JOBS evaluations in parallel (the
 # evaluation is mostly host work: the emulator's rollouts and the tracker; the GPU has room).
 # Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
-# (and range) of MOTA, IDF1, AP and count abs. error over the seeds. A checkpoint is named by its
+# (and range) of MOTA, IDF1, AP and count abs. error over the seeds, and MOTA's misses, false
+# positives and switches per ground-truth object. A checkpoint is named by its
 # path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 #
@@ -42,5 +43,9 @@ for name, rs in rows.items():
         v = [r[k] for r in rs]
         cells.append(f"{sum(v)/len(v):.3f} ({min(v):.3f}-{max(v):.3f})")
     step = rs[0]["checkpoint"]["step"]
-    print(f"{name:40} {step:>6} {len(rs):>5} " + " ".join(f"{c:>22}" for c in cells))
+    # MOTA's errors per ground-truth object (reports written before they were recorded: 0).
+    errs = [sum(r.get(k, 0) for r in rs) / sum(r["num_gt"] for r in rs)
+            for k in ("num_misses", "num_false_positives", "num_switches")]
+    print(f"{name:40} {step:>6} {len(rs):>5} " + " ".join(f"{c:>22}" for c in cells)
+          + "  miss/fp/sw " + "/".join(f"{e:.3f}" for e in errs))
 PY
