@@ -197,7 +197,10 @@ fn run_writes_run_dir_and_resumes() {
         assert!(dir.path().join(f).exists(), "{f}");
     }
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(12)).unwrap();
-    assert_eq!(s.steps, 12);
+    assert_eq!((s.steps, s.steps_this_run), (12, 6));
+    // Already at the cap: nothing trained, and the summary says so.
+    let again = train::run(&cfg, dir.path(), &mut Squares(0), opts(12)).unwrap();
+    assert_eq!((again.steps, again.steps_this_run), (12, 0));
     let recs = train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
     let train_steps: Vec<u64> = recs
         .iter()

@@ -99,8 +99,13 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         keep_every: a.keep_every,
     };
     let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
+    let last = if summary.steps_this_run > 0 {
+        format!("last loss {:.3}", summary.last.total)
+    } else {
+        "nothing to train: the run was already there".to_string()
+    };
     println!(
-        "trained to step {} (stage {} of {}{}); last loss {:.3}; run directory {}",
+        "trained to step {} (stage {} of {}{}); {last}; run directory {}",
         summary.steps,
         summary.stage + 1,
         cfg.train.n_stages,
@@ -111,7 +116,6 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         } else {
             ""
         },
-        summary.last.total,
         a.out.display()
     );
     Ok(())

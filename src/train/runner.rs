@@ -67,6 +67,10 @@ pub struct TrainSummary {
     /// Training stopped at [`TrainOptions::time_limit`].
     #[serde(default)]
     pub timed_out: bool,
+    /// Steps this call trained (0 when the run was already at its step cap or finished; then
+    /// `last` is all zeros).
+    #[serde(default)]
+    pub steps_this_run: u64,
 }
 
 /// Train on `source` with the loss-based [`LossValidator`]; see [`run_with_validator`].
@@ -384,7 +388,8 @@ pub fn run_with_validator(
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
     let mut log = MetricsLog::open(&dir.metrics)?;
-    let bar = progress_bar(opts.progress, max_steps, trainer.progress.global_step);
+    let first_step = trainer.progress.global_step;
+    let bar = progress_bar(opts.progress, max_steps, first_step);
     let start = Instant::now();
     let mut last = LossBreakdown::default();
     let mut timed_out = false;
@@ -465,5 +470,6 @@ pub fn run_with_validator(
         best_val: trainer.progress.early.best,
         last,
         timed_out,
+        steps_this_run: trainer.progress.global_step - first_step,
     })
 }
