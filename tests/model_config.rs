@@ -166,6 +166,14 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
             "{bad}: {err}"
         );
     }
+    // A config built in code is checked by `validate` the same way.
+    let mut built = RunConfig::default();
+    built.model.kl_pres_weight_gradient = scales(1.0, -0.5);
+    let err = built.validate().unwrap_err().to_string();
+    assert!(
+        err.contains("propagation = -0.5") && err.contains("[0, 1]"),
+        "{err}"
+    );
     let err = RunConfig::from_toml("[model]\nkl_pres_weight_gradient = \"props\"\n", "t.toml")
         .unwrap_err()
         .to_string();

@@ -66,14 +66,19 @@ impl PresWeightGradient {
         propagation: 0.0,
     };
 
-    /// Gradient scale of the propagated objects' weights.
-    pub fn propagation(self) -> f64 {
-        self.propagation
-    }
-
-    /// Gradient scale of the discovered objects' weights.
-    pub fn discovery(self) -> f64 {
-        self.discovery
+    /// Checks that both scales are in `[0, 1]`, naming the one that is not.
+    pub fn check(self) -> std::result::Result<(), String> {
+        for (key, v) in [
+            ("discovery", self.discovery),
+            ("propagation", self.propagation),
+        ] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!(
+                    "kl_pres_weight_gradient.{key} = {v}: a gradient scale must be in [0, 1]"
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn name(self) -> Option<&'static str> {
@@ -141,14 +146,8 @@ impl TryFrom<toml::Value> for PresWeightGradient {
                             ))
                         }
                     };
-                    if !(0.0..=1.0).contains(slot) {
-                        return Err(format!(
-                            "kl_pres_weight_gradient.{key} = {slot}: a gradient scale must be \
-                             in [0, 1]"
-                        ));
-                    }
                 }
-                Ok(out)
+                out.check().map(|()| out)
             }
             other => Err(format!("kl_pres_weight_gradient = {other}: {FORMS}")),
         }
@@ -274,8 +273,8 @@ pub struct ModelConfig {
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
     /// How much gradient the Normal-KL presence weights pass into presence
-    /// ([`PresWeightGradient`]; default `"all"`, as the reference). Training only; not written to saved configs when
-    /// `"all"`.
+    /// ([`PresWeightGradient`]; default `"all"`, as the reference). Training only; not written
+    /// to saved configs when `"all"`.
     #[serde(skip_serializing_if = "is_all")]
     pub kl_pres_weight_gradient: PresWeightGradient,
     /// Train a learned prior (the prior propagation module). Default true.
@@ -412,6 +411,9 @@ impl ModelConfig {
         if let RenderModeConfig::Softmax { temperature } = self.render {
             check_positive("render.temperature", temperature)?;
         }
+        self.kl_pres_weight_gradient
+            .check()
+            .map_err(|m| bad("kl_pres_weight_gradient", m))?;
         if !(0.0..1.0).contains(&self.discovery_dropout) {
             return Err(bad(
                 "discovery_dropout",

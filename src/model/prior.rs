@@ -29,7 +29,7 @@ impl LearnedPrior {
         Ok(Self {
             layer: PropagationLayer::new(vb, cfg, false)?,
             concrete_temp: cfg.obj_concrete_temp,
-            weight_gradient: cfg.kl_pres_weight_gradient.propagation(),
+            weight_gradient: cfg.kl_pres_weight_gradient.propagation,
         })
     }
 

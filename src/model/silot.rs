@@ -399,7 +399,7 @@ impl Silot {
                 (&prop.d_what, pr.prop_d_what),
                 (&prop.d_depth, pr.prop_d_depth),
             ],
-            &kl_weight(&prop.objects.pres, grad.propagation())?,
+            &kl_weight(&prop.objects.pres, grad.propagation)?,
         )?;
         let disc_kl = pres_weighted_static(
             &[
@@ -408,7 +408,7 @@ impl Silot {
                 (&disc.what, pr.what),
                 (&disc.depth, pr.depth),
             ],
-            &kl_weight(disc_pres, grad.discovery())?,
+            &kl_weight(disc_pres, grad.discovery)?,
         )?;
         let (learned_kl, learned_pres_kl) = match (&self.prior, prior) {
             (Some(m), Some(p)) => m.kl(prop, p)?,
