@@ -9,7 +9,10 @@ presence > 0.5 (what the count error counts) and > 0.05 (what MOT counts), and t
 prediction covers at IoU 0.5. Then, per class, the trajectories: every ground-truth object of
 the first frame, its matched prediction (IoU >= 0.5) followed by identity through the clip: mean
 presence per frame, mean per-step survival (presence ratio of consecutive frames, 0 once the
-identity is gone) and the share starting below 0.8.
+identity is gone) and the share starting below 0.8. Then, per class, how it is boxed (the
+best-IoU prediction's size and IoU; whether any prediction over the object's centre has presence
+above 0.05 / 0.5), and the faint predictions (presence 0.05-0.5: counted by MOT, not by the
+count) per frame by the class of the object they overlap most.
 
     python3 scripts/analysis/presence_by_class.py report_1000.json report_2000.json
 """
@@ -104,6 +107,66 @@ def trajectories(paths):
         print("   survival t-1->t", "      " + " ".join("%5.3f" % v for v in survival))
 
 
+def median(values):
+    v = sorted(values)
+    return v[len(v) // 2] if v else float("nan")
+
+
+def box_fit(paths):
+    """How each class is boxed: the best-IoU prediction's size and IoU, and the highest presence
+    of any prediction over the object's centre (seen at all, however boxed)."""
+    fit = defaultdict(list)  # class -> [(gt h, gt w, pred h, pred w, IoU, covering presence)]
+    for path in paths:
+        for f in json.load(open(path))["frames_detail"]:
+            for g in f["gt"]:
+                best = max(f["pred"], key=lambda p: iou(g, p), default=None)
+                if best is None:
+                    continue
+                cy, cx = (g["top"] + g["bottom"]) / 2, (g["left"] + g["right"]) / 2
+                cover = max(
+                    (p["score"] for p in f["pred"]
+                     if p["top"] <= cy <= p["bottom"] and p["left"] <= cx <= p["right"]),
+                    default=0.0,
+                )
+                fit[object_class(g)].append((
+                    g["bottom"] - g["top"], g["right"] - g["left"],
+                    best["bottom"] - best["top"], best["right"] - best["left"],
+                    iou(g, best), cover,
+                ))
+    print("\nbox fit (medians; 'seen': a prediction over the centre above 0.05 / 0.5)")
+    for c in sorted(fit):
+        rows = fit[c]
+        col = lambda i: median(r[i] for r in rows)
+        seen = lambda thr: 100 * sum(r[5] > thr for r in rows) / len(rows)
+        print("%-13s objects %5d  truth %4.1f x %4.1f  best box %4.1f x %4.1f  IoU %4.2f  "
+              "seen %3.0f %% / %3.0f %%" % (c, len(rows), col(0), col(1), col(2), col(3), col(4),
+                                            seen(0.05), seen(0.5)))
+
+
+def faint_predictions(paths):
+    """Predictions MOT counts but the count does not (presence 0.05-0.5), per frame, by the
+    class of the ground-truth object they overlap most ('none' below IoU 0.1)."""
+    by = defaultdict(lambda: defaultdict(int))
+    frames = defaultdict(int)
+    for path in paths:
+        for f in json.load(open(path))["frames_detail"]:
+            t = f["t"]
+            frames[t] += 1
+            for p in f["pred"]:
+                if not 0.05 < p["score"] <= 0.5:
+                    continue
+                g = max(f["gt"], key=lambda x: iou(p, x), default=None)
+                c = object_class(g) if g is not None and iou(p, g) >= 0.1 else "none"
+                by[c][t] += 1
+    ts = sorted(frames)
+    print("\nfaint predictions (presence 0.05-0.5) per frame, by overlapped class, t =",
+          " ".join("%5d" % t for t in ts))
+    for c in sorted(by):
+        print("   %-14s" % c, " ".join("%5.1f" % (by[c][t] / frames[t]) for t in ts))
+
+
 if __name__ == "__main__":
     main(sys.argv[1:])
     trajectories(sys.argv[1:])
+    box_fit(sys.argv[1:])
+    faint_predictions(sys.argv[1:])
