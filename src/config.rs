@@ -1,6 +1,7 @@
 //! Experiment configs: one TOML file per experiment in `envs/`, parsed into serde structs that
 //! reject unknown keys. The files are embedded in the binary, so `--env space_invaders` works from
-//! any directory; a path to a TOML file works too.
+//! any directory; a path to a TOML file works too, and such a file may start from another with
+//! `base = "other.toml"` ([`ExperimentConfig::from_file`]).
 //!
 //! ```toml
 //! [env]
@@ -149,15 +150,76 @@ impl ExperimentConfig {
         Ok(run)
     }
 
-    /// Load a TOML file from disk.
+    /// Load a TOML file from disk. A file may start from another with a top-level
+    /// `base = "other.toml"` (a path relative to the file): its keys are laid over the base's,
+    /// tables merged key by key, any other value replacing the base's.
     pub fn from_file(path: &Path) -> Result<Self> {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        Self::from_toml(&text, &path.display().to_string())
+        let origin = path.display().to_string();
+        let has_base = text
+            .parse::<toml::Table>()
+            .is_ok_and(|t| t.contains_key("base"));
+        if !has_base {
+            // Parsed from the text itself, so errors point at its lines.
+            return Self::from_toml(&text, &origin);
+        }
+        let merged = with_base(path, &mut Vec::new())?;
+        let merged = toml::to_string(&merged)
+            .map_err(|e| Error::Invalid(format!("cannot serialise config {origin}: {e}")))?;
+        Self::from_toml(&merged, &origin)
     }
 
     /// Serialise back to TOML (the resolved config written next to results).
     pub fn to_toml(&self) -> Result<String> {
         toml::to_string_pretty(self)
             .map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
+    }
+}
+
+/// The TOML table of `path` laid over its `base` chain (see [`ExperimentConfig::from_file`]);
+/// `seen` holds the files of the chain so far, to name a cycle.
+fn with_base(path: &Path, seen: &mut Vec<std::path::PathBuf>) -> Result<toml::Table> {
+    let bad = |msg: String| Error::Config {
+        path: path.display().to_string(),
+        msg,
+    };
+    let key = path.canonicalize().map_err(|e| Error::io(path, e))?;
+    if seen.contains(&key) {
+        return Err(bad(format!("`base` files form a cycle: {seen:?}")));
+    }
+    seen.push(key);
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let mut table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| bad(e.to_string().trim_end().to_string()))?;
+    let Some(base) = table.remove("base") else {
+        return Ok(table);
+    };
+    let toml::Value::String(base) = base else {
+        return Err(bad(format!(
+            "`base = {base}`: expected the path of a TOML file"
+        )));
+    };
+    let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
+    if !base_path.is_file() {
+        return Err(bad(format!(
+            "`base = \"{base}\"`: no file {} (the path is relative to this file)",
+            base_path.display()
+        )));
+    }
+    let mut merged = with_base(&base_path, seen)?;
+    lay_over(&mut merged, table);
+    Ok(merged)
+}
+
+/// Lays `top` over `under`: tables merged key by key, any other value replacing.
+fn lay_over(under: &mut toml::Table, top: toml::Table) {
+    for (k, v) in top {
+        match (under.get_mut(&k), v) {
+            (Some(toml::Value::Table(u)), toml::Value::Table(t)) => lay_over(u, t),
+            (_, v) => {
+                under.insert(k, v);
+            }
+        }
     }
 }

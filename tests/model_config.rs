@@ -196,3 +196,52 @@ fn every_gpu_script_config_loads_and_validates() {
     }
     assert!(seen >= 10, "only {seen} configs in {}", dir.display());
 }
+
+#[test]
+fn a_config_file_may_start_from_a_base_file() {
+    use silot::config::ExperimentConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "root.toml",
+        "[env]\nid = \"smoke\"\n[env.scattered_mnist]\n[model]\nn_objects = 4\nn_what = 8\n\
+         [train]\nbatch_size = 2\nlr = 0.001\n",
+    );
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    // A chain: sub/mid.toml over root.toml, leaf.toml over sub/mid.toml (paths relative to the
+    // file naming them).
+    write(
+        "sub/mid.toml",
+        "base = \"../root.toml\"\n[model]\nn_what = 16\n",
+    );
+    write(
+        "leaf.toml",
+        "base = \"sub/mid.toml\"\n[model]\nkl_pres_weight_gradient = { propagation = 0.25 }\n\
+         [train]\nlr = 0.01\n",
+    );
+    let exp = ExperimentConfig::from_file(&dir.path().join("leaf.toml")).unwrap();
+    let run = exp.run_config("leaf.toml").unwrap();
+    // Tables merged key by key; the last file's values win.
+    assert_eq!((run.model.n_objects, run.model.n_what), (4, 16));
+    assert_eq!((run.train.batch_size, run.train.lr), (2, 0.01));
+    assert_eq!(run.model.kl_pres_weight_gradient.propagation, 0.25);
+    assert_eq!(exp.env.id, "smoke");
+    // Bad bases are named.
+    for (text, expect) in [
+        ("base = \"nowhere.toml\"\n", "nowhere.toml"),
+        ("base = 3\n", "expected the path"),
+        ("base = \"cycle.toml\"\n", "cycle"),
+    ] {
+        write("cycle.toml", text);
+        let err = ExperimentConfig::from_file(&dir.path().join("cycle.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(expect), "{text}: {err}");
+    }
+    // Unknown keys are still refused after the merge.
+    write("typo.toml", "base = \"root.toml\"\n[model]\nn_objcts = 3\n");
+    let err = ExperimentConfig::from_file(&dir.path().join("typo.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("n_objcts"), "{err}");
+}

@@ -42,8 +42,7 @@ pub struct TrainOptions {
     /// When the run directory holds no checkpoint yet: start from this other run's checkpoint
     /// directory ([`Trainer::branch_from`]: parameters, Adam state and progress; the `[model]`
     /// sections must match apart from training-only keys, `[train]` may differ). Ignored once the
-    /// run has its own checkpoint,
-    /// so a chunked run may pass it on every chunk.
+    /// run has its own checkpoint, so a chunked run may pass it on every chunk.
     pub branch_from: Option<PathBuf>,
     /// Also keep a full checkpoint every this many steps in `RUNDIR/kept/step-NNNNNNNN/`
     /// (weights, Adam state, progress; ~3x the parameters' size each): for scoring or averaging
