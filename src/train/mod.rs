@@ -283,9 +283,9 @@ impl Trainer {
 
     /// Start from another run's checkpoint in `dir` under this trainer's config, whose `[model]`
     /// section must be the checkpoint's (apart from [`checkpoint::TRAINING_ONLY_MODEL_KEYS`]):
-    /// its parameters, Adam state and progress (steps, stage, best validation so far), with this config's schedule from there on (learning rate, batch
-    /// size, clip length, count prior, patience). To try a change of `[train]` from a point of
-    /// an earlier run.
+    /// its parameters, Adam state and progress (steps, stage, best validation so far), with this
+    /// config's schedule from there on (learning rate, batch size, clip length, count prior,
+    /// patience). To try a change of `[train]` from a point of an earlier run.
     pub fn branch_from(&mut self, dir: &Path) -> Result<()> {
         let cfg = self.cfg.to_toml()?;
         checkpoint::check_same_model(dir, &cfg)?;
