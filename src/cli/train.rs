@@ -56,6 +56,11 @@ pub struct TrainArgs {
     /// the run directory holds its own checkpoint, so the same command resumes.
     #[arg(long, value_name = "CHECKPOINT_DIR")]
     pub branch_from: Option<PathBuf>,
+    /// Run the model and optimiser as candle's composed ops instead of this crate's fused ones
+    /// (epilogues, KLs, gated update, attention, Adam): slower, the reference the fused ops are
+    /// tested against; to check that a training result does not depend on them.
+    #[arg(long)]
+    pub composed_ops: bool,
     /// Also keep a full checkpoint every this many steps in RUN/kept/step-NNNNNNNN/ (for
     /// scoring several points of a run, or `silot average`).
     #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -67,17 +72,19 @@ const CLIP_GAP: usize = 16;
 
 /// Run training.
 pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
+    if a.composed_ops {
+        crate::nn::set_fused_epilogues(false);
+        crate::nn::set_fused_attention(false);
+        crate::nn::set_fused_optimizer(false);
+    }
     let exp = registry::load_experiment(&a.config)?;
     let cfg = exp.run_config(&a.config)?;
     let device = open_tf32(a.device, a.tf32)?;
     let mut source: Box<dyn ClipSource> = match &a.data {
         Some(dir) => Box::new(DatasetSource::open(dir)?),
         None => {
-            // One env per rollout thread.
-            let workers = std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .clamp(1, cfg.train.batch_size.max(1));
-            let envs = (0..workers)
+            // One env per rollout thread; their number is part of the data (not the host's).
+            let envs = (0..cfg.train.rollout_env_count())
                 .map(|_| registry::make_from_spec(&exp.env))
                 .collect::<crate::Result<Vec<_>>>()?;
             if exp.env.is_atari() && !a.fresh_clips {

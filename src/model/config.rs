@@ -557,6 +557,20 @@ pub struct TrainConfig {
     /// Constant count-prior log-odds of stages 2 and 3. The code reuses 0.0125 as log-odds there
     /// (p ≈ 0.503, reference §4.4 "surprise"); reproduced here as the default.
     pub later_stage_count_prior_log_odds: f64,
+    /// Envs the training clips are rolled out in when they come from an env (not a dataset),
+    /// one thread each; a batch's clips are spread over them, so this is part of the data a
+    /// seed gives and is fixed here instead of following the host's core count (capped by
+    /// `batch_size`). Default 16, the single-GPU machines' core count, which every GPU run
+    /// before this key had; not written to saved configs when 16.
+    #[serde(skip_serializing_if = "is_default_rollout_envs")]
+    pub rollout_envs: usize,
+}
+
+/// [`TrainConfig::rollout_envs`]'s default.
+pub const DEFAULT_ROLLOUT_ENVS: usize = 16;
+
+fn is_default_rollout_envs(n: &usize) -> bool {
+    *n == DEFAULT_ROLLOUT_ENVS
 }
 
 impl Default for TrainConfig {
@@ -590,11 +604,18 @@ impl Default for TrainConfig {
             count_prior_decay_steps: 1000.0,
             count_prior_decay_rate: 0.1,
             later_stage_count_prior_log_odds: 0.0125,
+            rollout_envs: DEFAULT_ROLLOUT_ENVS,
         }
     }
 }
 
 impl TrainConfig {
+    /// Envs to roll the training clips out in: [`TrainConfig::rollout_envs`], at most one per
+    /// clip of a batch.
+    pub fn rollout_env_count(&self) -> usize {
+        self.rollout_envs.min(self.batch_size).max(1)
+    }
+
     /// Check every value against itself and the model config.
     pub fn validate(&self, model: &ModelConfig) -> Result<()> {
         let nonzero = [
@@ -607,6 +628,7 @@ impl TrainConfig {
             ("n_val", self.n_val as u64),
             ("log_every", self.log_every),
             ("checkpoint_every", self.checkpoint_every),
+            ("rollout_envs", self.rollout_envs as u64),
         ];
         for (k, v) in nonzero {
             if v == 0 {
@@ -747,6 +769,29 @@ mod tests {
         let mut cfg = RunConfig::default();
         cfg.train.crop = Some([60, 60]);
         assert!(cfg.validate().unwrap_err().to_string().contains("60x60"));
+    }
+
+    #[test]
+    fn rollout_envs_are_fixed_by_the_config_not_the_host() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.train.rollout_envs, DEFAULT_ROLLOUT_ENVS);
+        assert_eq!(cfg.train.rollout_env_count(), 16);
+        // The default is not written, so configs saved before the key resume unchanged.
+        assert!(!cfg.to_toml().unwrap().contains("rollout_envs"));
+        let cfg =
+            RunConfig::from_toml("[train]\nrollout_envs = 40\nbatch_size = 64\n", "x").unwrap();
+        assert_eq!(cfg.train.rollout_env_count(), 40);
+        let text = cfg.to_toml().unwrap();
+        assert!(text.contains("rollout_envs = 40"), "{text}");
+        assert_eq!(RunConfig::from_toml(&text, "x").unwrap(), cfg);
+        // At most one env per clip of a batch.
+        let cfg =
+            RunConfig::from_toml("[train]\nrollout_envs = 40\nbatch_size = 8\n", "x").unwrap();
+        assert_eq!(cfg.train.rollout_env_count(), 8);
+        let mut cfg = RunConfig::default();
+        cfg.train.rollout_envs = 0;
+        let e = cfg.validate().unwrap_err().to_string();
+        assert!(e.contains("rollout_envs"), "{e}");
     }
 
     #[test]
