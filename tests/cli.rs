@@ -52,6 +52,21 @@ fn arg(p: &std::path::Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `silot train --config smoke --out OUT --steps STEPS EXTRA...`; its stdout.
+fn train_smoke(out: &std::path::Path, steps: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(out),
+        "--steps",
+        steps,
+    ];
+    args.extend_from_slice(extra);
+    silot_ok(&args)
+}
+
 #[test]
 fn envs_lists_experiments_and_atari_games() {
     let (ok, stdout, _) = silot(&["envs"]);
@@ -267,7 +282,7 @@ fn train_smoke_writes_metrics_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let r = arg(&run);
-    let stdout = silot_ok(&["train", "--config", "smoke", "--out", r, "--steps", "3"]);
+    let stdout = train_smoke(&run, "3", &[]);
     assert!(stdout.contains("trained to step 3"), "{stdout}");
     assert!(run.join("config.toml").exists());
     let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
@@ -285,7 +300,7 @@ fn train_smoke_writes_metrics_and_resumes() {
         rec.to_string().contains("total"),
         "loss terms are logged: {rec}"
     );
-    let stdout = silot_ok(&["train", "--config", "smoke", "--out", r, "--steps", "5"]);
+    let stdout = train_smoke(&run, "5", &[]);
     assert!(stdout.contains("trained to step 5"), "resumed: {stdout}");
     for (args, needle) in [
         (
@@ -432,17 +447,7 @@ fn train_smoke_writes_metrics_and_resumes() {
 fn average_then_branch_from_the_average() {
     let dir = tempfile::tempdir().unwrap();
     let (run, early) = (dir.path().join("run"), dir.path().join("early"));
-    let train_to = |steps: &str| {
-        silot_ok(&[
-            "train",
-            "--config",
-            "smoke",
-            "--out",
-            arg(&run),
-            "--steps",
-            steps,
-        ])
-    };
+    let train_to = |steps: &str| train_smoke(&run, steps, &[]);
     train_to("2");
     let copy = |from: &std::path::Path, to: &std::path::Path| {
         std::fs::create_dir_all(to).unwrap();
@@ -463,17 +468,7 @@ fn average_then_branch_from_the_average() {
     let table = eval_smoke_silot(arg(&avg), &["--clips", "1"]);
     assert!(table.contains("(step 4)"), "{table}");
     let branch = dir.path().join("branch");
-    let stdout = silot_ok(&[
-        "train",
-        "--config",
-        "smoke",
-        "--out",
-        arg(&branch),
-        "--branch-from",
-        arg(&avg),
-        "--steps",
-        "5",
-    ]);
+    let stdout = train_smoke(&branch, "5", &["--branch-from", arg(&avg)]);
     assert!(stdout.contains("trained to step 5"), "{stdout}");
     silot_err(
         &["average", "--out", arg(&avg), arg(&avg)],
@@ -581,17 +576,7 @@ fn composed_ops_train_as_the_fused_ones() {
     let dir = tempfile::tempdir().unwrap();
     let first_step = |name: &str, extra: &[&str]| -> serde_json::Value {
         let run = dir.path().join(name);
-        let mut args = vec![
-            "train",
-            "--config",
-            "smoke",
-            "--out",
-            arg(&run),
-            "--steps",
-            "2",
-        ];
-        args.extend_from_slice(extra);
-        silot_ok(&args);
+        train_smoke(&run, "2", extra);
         let text = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
         serde_json::from_str(text.lines().next().unwrap()).unwrap()
     };
