@@ -7,8 +7,8 @@
 # RUNS="NAME=SPEC ..." with SPEC either CONFIG (one config to STEPS, default 6267) or
 # CONFIG1@STEP1+CONFIG2: CONFIG1 to STEP1 in NAME/phase1, then CONFIG2 `--branch-from` it to STEPS
 # in NAME/phase2 (as scripts/cuda/recipe_30min.sh). The i-th run gets GPU i (mod the GPU count).
-# TRAIN_ARGS (e.g. "--keep-every 100") go to every `silot train`; DEVICE (default cuda) is its
-# device. Each run's log and metrics stay
+# TRAIN_ARGS (e.g. "--keep-every 100") go to every `silot train`, TRAIN_ARGS_NAME to that run's
+# only (e.g. TRAIN_ARGS_c0="--composed-ops"); DEVICE (default cuda) is their device. Each run's log and metrics stay
 # in its directory; the wall-clock seconds each run has spent in `silot train` (over all chunks,
 # start-up included) are summed in NAME/train_seconds.
 #
@@ -35,7 +35,8 @@ train_until_deadline() {
   [ "$left" -gt 20 ] || return 0
   local t0
   t0=$(date +%s)
-  silot train --device "${DEVICE:-cuda}" --time-limit "$((left - 15))" ${TRAIN_ARGS:-} "$@" >>"$log" 2>&1
+  silot train --device "${DEVICE:-cuda}" --time-limit "$((left - 15))" ${TRAIN_ARGS:-} \
+    ${RUN_ARGS:-} "$@" >>"$log" 2>&1
   echo "train exit $? at $(date)" >>"$log"
   echo $(($(date +%s) - t0)) >>"$log.seconds"
 }
@@ -64,7 +65,8 @@ one_run() {
 i=0
 pids=()
 for item in ${RUNS:?set RUNS="NAME=SPEC ..."}; do
-  CUDA_VISIBLE_DEVICES=$((i % ngpu)) one_run "${item%%=*}" "${item#*=}" &
+  extra=TRAIN_ARGS_${item%%=*}
+  CUDA_VISIBLE_DEVICES=$((i % ngpu)) RUN_ARGS=${!extra:-} one_run "${item%%=*}" "${item#*=}" &
   pids+=($!)
   i=$((i + 1))
 done
