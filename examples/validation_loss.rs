@@ -1,0 +1,117 @@
+//! The loss (the negative ELBO's terms) of several trained checkpoints on one set of clips: does
+//! the objective itself prefer one model's solution over another's?
+//!
+//! ```text
+//! cargo run --release --example validation_loss -- --env space_invaders \
+//!     --checkpoint RUN_A --checkpoint RUN_B --clips 128
+//! ```
+//!
+//! The clips are made once, as `silot train` makes its training clips from `--env`'s `[env]`
+//! and `[train]` sections (running episodes of `train.rollout_envs` envs, the training crop,
+//! `train.n_frames` frames) but `--gap` steps apart at most (default 200, so they spread over
+//! whole episodes instead of the first ones' beginnings), from `--seed`. Every checkpoint is
+//! then scored as the trainer validates (all frames, no dropout, the count prior of the
+//! checkpoint's stage), each under its own saved config.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use candle_core::Device;
+use clap::Parser;
+use silot::env::registry;
+use silot::model::config::RunConfig;
+use silot::model::tracker::checkpoint_dir;
+use silot::rng::SeededRng;
+use silot::train::source::{ClipSource, ClipSpec, RolloutSource};
+use silot::train::Trainer;
+
+#[derive(Parser)]
+struct Args {
+    /// Experiment whose env, crop and clip length make the clips (as `silot train --config`).
+    #[arg(long)]
+    env: String,
+    /// Run or checkpoint directory of a trained model (repeat for several).
+    #[arg(long, required = true)]
+    checkpoint: Vec<PathBuf>,
+    /// Clips to score every model on.
+    #[arg(long, default_value_t = 128)]
+    clips: usize,
+    /// At most this many random steps between a running episode's clips.
+    #[arg(long, default_value_t = 200)]
+    gap: usize,
+    /// Seed of the clips.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// `--clips` clips in batches of the experiment's batch size.
+fn make_clips(
+    exp_cfg: &RunConfig,
+    env: &silot::config::EnvSection,
+    args: &Args,
+) -> Result<Vec<silot::train::source::ClipBatch>> {
+    let t = &exp_cfg.train;
+    let envs = (0..t.rollout_env_count())
+        .map(|_| registry::make_from_spec(env))
+        .collect::<silot::Result<Vec<_>>>()?;
+    let mut source = RolloutSource::continuing(envs, 300, args.gap)?;
+    let mut rng = SeededRng::new(args.seed);
+    let mut batches = Vec::new();
+    let mut left = args.clips;
+    while left > 0 {
+        let n = left.min(t.batch_size);
+        let spec = ClipSpec {
+            batch: n,
+            n_frames: t.n_frames,
+            crop: t.crop,
+        };
+        batches.push(source.next_batch(&spec, &mut rng)?);
+        left -= n;
+    }
+    Ok(batches)
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    let exp = registry::load_experiment(&args.env)?;
+    let exp_cfg = exp.run_config(&args.env)?;
+    let batches = make_clips(&exp_cfg, &exp.env, &args)?;
+    println!(
+        "{} clips ({} frames, crop {:?}), seed {}, up to {} steps apart",
+        args.clips, exp_cfg.train.n_frames, exp_cfg.train.crop, args.seed, args.gap
+    );
+    println!(
+        "{:<40} {:>6} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
+        "checkpoint",
+        "step",
+        "reconstr.",
+        "prop_kl",
+        "disc_kl",
+        "learned",
+        "l_pres",
+        "count",
+        "total"
+    );
+    for run in &args.checkpoint {
+        let dir = checkpoint_dir(run)?;
+        let text = std::fs::read_to_string(dir.join("config.toml"))
+            .with_context(|| format!("reading {}", dir.join("config.toml").display()))?;
+        let cfg = RunConfig::from_toml(&text, &dir.display().to_string())?;
+        let mut trainer = Trainer::new(&cfg, &Device::Cpu)?;
+        trainer.load_with(&dir, false)?;
+        let l = trainer.validate(&batches)?;
+        println!(
+            "{:<40} {:>6} {:>12.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>12.1}",
+            run.display(),
+            trainer.progress.global_step,
+            l.reconstruction,
+            l.prop_kl,
+            l.disc_kl,
+            l.learned_kl,
+            l.learned_pres_kl,
+            l.count_prior_kl,
+            l.total
+        );
+    }
+    Ok(())
+}
