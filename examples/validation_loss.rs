@@ -55,20 +55,12 @@ fn make_clips(
         .map(|_| registry::make_from_spec(env))
         .collect::<silot::Result<Vec<_>>>()?;
     let mut source = RolloutSource::continuing(envs, 300, args.gap)?;
-    let mut rng = SeededRng::new(args.seed);
-    let mut batches = Vec::new();
-    let mut left = args.clips;
-    while left > 0 {
-        let n = left.min(t.batch_size);
-        let spec = ClipSpec {
-            batch: n,
-            n_frames: t.n_frames,
-            crop: t.crop,
-        };
-        batches.push(source.next_batch(&spec, &mut rng)?);
-        left -= n;
-    }
-    Ok(batches)
+    let spec = ClipSpec {
+        batch: t.batch_size,
+        n_frames: t.n_frames,
+        crop: t.crop,
+    };
+    Ok(source.next_clips(args.clips, &spec, &mut SeededRng::new(args.seed))?)
 }
 
 fn main() -> Result<()> {

@@ -69,6 +69,24 @@ impl ClipBatch {
 pub trait ClipSource: Send {
     /// Next batch; all randomness from `rng`.
     fn next_batch(&mut self, spec: &ClipSpec, rng: &mut SeededRng) -> Result<ClipBatch>;
+
+    /// The next `n_clips` clips as batches of `spec.batch` (the last one smaller if need be),
+    /// e.g. a fixed validation set.
+    fn next_clips(
+        &mut self,
+        n_clips: usize,
+        spec: &ClipSpec,
+        rng: &mut SeededRng,
+    ) -> Result<Vec<ClipBatch>> {
+        let mut batches = Vec::new();
+        let mut left = n_clips;
+        while left > 0 {
+            let n = left.min(spec.batch.max(1));
+            batches.push(self.next_batch(&ClipSpec { batch: n, ..*spec }, rng)?);
+            left -= n;
+        }
+        Ok(batches)
+    }
 }
 
 /// Roll one clip of `t` frames from `env` (reset with a seed from `rng`, action 0). Episodes that
@@ -532,6 +550,32 @@ mod tests {
         // Distinct clips (seeds) within the batch.
         assert!((1..7).any(|i| a.frames[[i, 0, 0, 0, 0]] != a.frames[[0, 0, 0, 0, 0]]));
         assert!(RolloutSource::parallel(Vec::new(), 0).is_err());
+    }
+
+    #[test]
+    fn next_clips_splits_into_batches_of_the_spec() {
+        let spec = ClipSpec {
+            batch: 4,
+            n_frames: 2,
+            crop: None,
+        };
+        let mut src = RolloutSource::new(counter(), 0);
+        let batches = src.next_clips(10, &spec, &mut SeededRng::new(3)).unwrap();
+        let sizes: Vec<usize> = batches.iter().map(ClipBatch::len).collect();
+        assert_eq!(sizes, vec![4, 4, 2]);
+        // The same clips as drawing the batches one by one.
+        let mut again = RolloutSource::new(counter(), 0);
+        let mut rng = SeededRng::new(3);
+        for (b, n) in batches.iter().zip([4, 4, 2]) {
+            let one = again
+                .next_batch(&ClipSpec { batch: n, ..spec }, &mut rng)
+                .unwrap();
+            assert_eq!(&one, b);
+        }
+        assert!(src
+            .next_clips(0, &spec, &mut SeededRng::new(3))
+            .unwrap()
+            .is_empty());
     }
 
     #[test]

@@ -42,20 +42,13 @@ impl LossValidator {
     pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
         let t = &cfg.train;
         let mut rng = SeededRng::new(mix_seed(t.seed, VAL_STREAM));
-        let mut batches = Vec::new();
-        let mut left = t.n_val;
-        while left > 0 {
-            let n = left.min(t.batch_size);
-            let spec = ClipSpec {
-                batch: n,
-                n_frames: t.n_frames,
-                crop: t.crop,
-            };
-            batches.push(source.next_batch(&spec, &mut rng)?);
-            left -= n;
-        }
+        let spec = ClipSpec {
+            batch: t.batch_size,
+            n_frames: t.n_frames,
+            crop: t.crop,
+        };
         Ok(Self {
-            batches,
+            batches: source.next_clips(t.n_val, &spec, &mut rng)?,
             criterion: t.stop_criterion,
         })
     }
