@@ -9,7 +9,8 @@
 //! The clips are made once, as `silot train` makes its training clips from `--env`'s `[env]`
 //! and `[train]` sections (running episodes of `train.rollout_envs` envs, the training crop,
 //! `train.n_frames` frames) but `--gap` steps apart at most (default 200, so they spread over
-//! whole episodes instead of the first ones' beginnings), from `--seed`. Every checkpoint is
+//! whole episodes instead of the first ones' beginnings; `silot train` validates on such clips
+//! 400 steps apart at most), from `--seed`. Every checkpoint is
 //! then scored as the trainer validates (all frames, no dropout, the count prior of the
 //! checkpoint's stage), each under its own saved config.
 

@@ -5,9 +5,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::device::{open_tf32, DeviceArg};
+use crate::config::ExperimentConfig;
 use crate::env::registry;
+use crate::env::synthetic::Split;
+use crate::model::config::RunConfig;
 use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
-use crate::train::{run, TrainOptions};
+use crate::train::{run_with_validator, LossValidator, TrainOptions};
 
 /// Arguments of `silot train`.
 #[derive(Debug, Args)]
@@ -70,6 +73,32 @@ pub struct TrainArgs {
 /// Atari clips cut from running episodes start up to this many random steps apart.
 const CLIP_GAP: usize = 16;
 
+/// The same for the validation clips, so that they spread over whole episodes (the reference
+/// validates on clips from whole held-out episodes) instead of their first few hundred steps.
+const VAL_CLIP_GAP: usize = 400;
+
+/// Clips rolled out on the fly from `exp`'s env in `cfg.train.rollout_envs` envs (one thread
+/// each; their number is part of the data, not the host's): Atari clips cut from running
+/// episodes up to `gap` steps apart (from fresh resets with `fresh`), synthetic clips from
+/// `split`'s digits.
+fn rollout_source(
+    exp: &ExperimentConfig,
+    cfg: &RunConfig,
+    split: Split,
+    gap: usize,
+    fresh: bool,
+) -> crate::Result<Box<dyn ClipSource>> {
+    let envs = (0..cfg.train.rollout_env_count())
+        .map(|_| registry::make_from_spec_split(&exp.env, split))
+        .collect::<crate::Result<Vec<_>>>()?;
+    Ok(if exp.env.is_atari() && !fresh {
+        Box::new(RolloutSource::continuing(envs, 300, gap)?)
+    } else {
+        let warmup = if exp.env.is_atari() { 300 } else { 0 };
+        Box::new(RolloutSource::parallel(envs, warmup)?)
+    })
+}
+
 /// Run training.
 pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     if a.composed_ops {
@@ -79,21 +108,22 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     }
     let exp = registry::load_experiment(&a.config)?;
     let cfg = exp.run_config(&a.config)?;
+    cfg.validate()?;
     let device = open_tf32(a.device, a.tf32)?;
-    let mut source: Box<dyn ClipSource> = match &a.data {
-        Some(dir) => Box::new(DatasetSource::open(dir)?),
-        None => {
-            // One env per rollout thread; their number is part of the data (not the host's).
-            let envs = (0..cfg.train.rollout_env_count())
-                .map(|_| registry::make_from_spec(&exp.env))
-                .collect::<crate::Result<Vec<_>>>()?;
-            if exp.env.is_atari() && !a.fresh_clips {
-                Box::new(RolloutSource::continuing(envs, 300, CLIP_GAP)?)
-            } else {
-                let warmup = if exp.env.is_atari() { 300 } else { 0 };
-                Box::new(RolloutSource::parallel(envs, warmup)?)
-            }
-        }
+    let fresh = a.fresh_clips;
+    // Training clips; the validation clips from the validation split (their own envs), or from
+    // the dataset's first clips.
+    let (mut source, val_source): (Box<dyn ClipSource>, Option<Box<dyn ClipSource>>) = match &a.data
+    {
+        Some(dir) => (Box::new(DatasetSource::open(dir)?), None),
+        None => (
+            rollout_source(&exp, &cfg, Split::Train, CLIP_GAP, fresh)?,
+            Some(rollout_source(&exp, &cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
+        ),
+    };
+    let mut validator = match val_source {
+        Some(mut v) => LossValidator::from_source(&cfg, v.as_mut())?,
+        None => LossValidator::from_source(&cfg, source.as_mut())?,
     };
     let opts = TrainOptions {
         steps: a.steps,
@@ -105,7 +135,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         branch_from: a.branch_from,
         keep_every: a.keep_every,
     };
-    let summary = run(&cfg, &a.out, source.as_mut(), opts)?;
+    let summary = run_with_validator(&cfg, &a.out, source.as_mut(), &mut validator, opts)?;
     let last = if summary.steps_this_run > 0 {
         format!("last loss {:.3}", summary.last.total)
     } else {
@@ -133,5 +163,40 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
         _ => Err(format!("expected a positive number of seconds, got `{s}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SeededRng;
+    use crate::train::source::ClipSpec;
+
+    /// The first batch of `split`'s clip source for the experiment `id`.
+    fn first_batch(id: &str, split: Split) -> crate::train::source::ClipBatch {
+        let exp = registry::load_experiment(id).unwrap();
+        let mut cfg = exp.run_config(id).unwrap();
+        cfg.train.rollout_envs = 2;
+        let spec = ClipSpec {
+            batch: 4,
+            n_frames: 2,
+            crop: None,
+        };
+        rollout_source(&exp, &cfg, split, VAL_CLIP_GAP, false)
+            .unwrap()
+            .next_batch(&spec, &mut SeededRng::new(5))
+            .unwrap()
+    }
+
+    #[test]
+    fn validation_clips_come_from_the_validation_split() {
+        let val = first_batch("scattered_mnist", Split::Val);
+        // Fixed: the same clips at every start (a resumed run validates on the same set).
+        assert_eq!(val, first_batch("scattered_mnist", Split::Val));
+        // Other digits than the training split's under the same seeds.
+        assert_ne!(
+            val.frames,
+            first_batch("scattered_mnist", Split::Train).frames
+        );
     }
 }
