@@ -73,18 +73,11 @@ fn main() -> Result<()> {
         "{} clips ({} frames, crop {:?}), seed {}, up to {} steps apart",
         args.clips, exp_cfg.train.n_frames, exp_cfg.train.crop, args.seed, args.gap
     );
-    println!(
-        "{:<40} {:>6} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>12}",
-        "checkpoint",
-        "step",
-        "reconstr.",
-        "prop_kl",
-        "disc_kl",
-        "learned",
-        "l_pres",
-        "count",
-        "total"
-    );
+    let mut header = format!("{:<40} {:>6}", "checkpoint", "step");
+    for (name, _) in silot::model::LossBreakdown::default().terms() {
+        header += &format!(" {name:>15}");
+    }
+    println!("{header}");
     for run in &args.checkpoint {
         let dir = checkpoint_dir(run)?;
         let text = std::fs::read_to_string(dir.join("config.toml"))
@@ -92,19 +85,11 @@ fn main() -> Result<()> {
         let cfg = RunConfig::from_toml(&text, &dir.display().to_string())?;
         let mut trainer = Trainer::new(&cfg, &Device::Cpu)?;
         trainer.load_with(&dir, false)?;
-        let l = trainer.validate(&batches)?;
-        println!(
-            "{:<40} {:>6} {:>12.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>12.1}",
-            run.display(),
-            trainer.progress.global_step,
-            l.reconstruction,
-            l.prop_kl,
-            l.disc_kl,
-            l.learned_kl,
-            l.learned_pres_kl,
-            l.count_prior_kl,
-            l.total
-        );
+        let mut row = format!("{:<40} {:>6}", run.display(), trainer.progress.global_step);
+        for (_, value) in trainer.validate(&batches)?.terms() {
+            row += &format!(" {value:>15.1}");
+        }
+        println!("{row}");
     }
     Ok(())
 }

@@ -8,9 +8,9 @@
 # CONFIG1@STEP1+CONFIG2: CONFIG1 to STEP1 in NAME/phase1, then CONFIG2 `--branch-from` it to STEPS
 # in NAME/phase2 (as scripts/cuda/recipe_30min.sh). The i-th run gets GPU i (mod the GPU count).
 # TRAIN_ARGS (e.g. "--keep-every 100") go to every `silot train`, TRAIN_ARGS_NAME to that run's
-# only (e.g. TRAIN_ARGS_c0="--composed-ops"); DEVICE (default cuda) is their device. Each run's log and metrics stay
-# in its directory; the wall-clock seconds each run has spent in `silot train` (over all chunks,
-# start-up included) are summed in NAME/train_seconds.
+# only (e.g. TRAIN_ARGS_c0="--composed-ops"); DEVICE (default cuda) is their device. Each run's
+# log and metrics stay in its directory; the wall-clock seconds each run has spent in `silot
+# train` (over all chunks, start-up included) are summed in NAME/train_seconds.
 #
 #   RUNS="a=x.toml@4671+y.toml b=y.toml" bash ship/run.sh bash scripts/cuda/multi_gpu_runs.sh 560
 set -uo pipefail
@@ -27,7 +27,8 @@ step_of() {
   sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null | head -1 | grep . || echo 0
 }
 
-# silot train until the deadline; appends its time to DIR/../train_seconds.
+# silot train (appending to the log LOG, then ARGS...) until the deadline; its seconds are
+# appended to LOG.seconds.
 train_until_deadline() {
   local log=$1
   shift

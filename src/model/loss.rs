@@ -182,10 +182,47 @@ pub struct LossBreakdown {
     pub total: f64,
 }
 
+impl LossBreakdown {
+    /// Every term with its field's name, `total` last (for tables and logs).
+    pub fn terms(&self) -> [(&'static str, f64); 7] {
+        [
+            ("reconstruction", self.reconstruction),
+            ("prop_kl", self.prop_kl),
+            ("disc_kl", self.disc_kl),
+            ("learned_kl", self.learned_kl),
+            ("learned_pres_kl", self.learned_pres_kl),
+            ("count_prior_kl", self.count_prior_kl),
+            ("total", self.total),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use candle_core::Device;
+
+    #[test]
+    fn breakdown_terms_name_every_field() {
+        let l = LossBreakdown {
+            reconstruction: 1.0,
+            prop_kl: 2.0,
+            disc_kl: 3.0,
+            learned_kl: 4.0,
+            learned_pres_kl: 5.0,
+            count_prior_kl: 6.0,
+            total: 21.0,
+        };
+        let t = l.terms();
+        assert_eq!(t.map(|(_, v)| v), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 21.0]);
+        assert_eq!(t[0].0, "reconstruction");
+        assert_eq!(t[6].0, "total");
+        // The names are the serialised field names (the metrics log's keys).
+        let json = serde_json::to_value(l).unwrap();
+        for (name, v) in t {
+            assert_eq!(json[name].as_f64(), Some(v), "{name}");
+        }
+    }
 
     #[test]
     fn kl_weight_keeps_the_value_and_scales_the_gradient() {
