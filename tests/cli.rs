@@ -600,3 +600,48 @@ fn composed_ops_train_as_the_fused_ones() {
         );
     }
 }
+
+#[test]
+fn train_seed_flag_replaces_the_configs_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let first_record = |run: &std::path::Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+        serde_json::from_str(text.lines().next().unwrap()).unwrap()
+    };
+    let seeded = dir.path().join("seeded");
+    train_smoke(&seeded, "1", &["--seed", "5"]);
+    let saved = std::fs::read_to_string(seeded.join("config.toml")).unwrap();
+    assert!(saved.contains("seed = 5"), "{saved}");
+    let plain = dir.path().join("plain");
+    train_smoke(&plain, "1", &[]);
+    // Other initial weights, clips and noise.
+    assert_ne!(
+        first_record(&seeded)["total"],
+        first_record(&plain)["total"]
+    );
+    // The same seed again gives the same run.
+    let again = dir.path().join("again");
+    train_smoke(&again, "1", &["--seed", "5"]);
+    assert_eq!(
+        first_record(&seeded)["total"],
+        first_record(&again)["total"]
+    );
+    // Resuming without the seed names the difference.
+    let (ok, _, stderr) = silot(&[
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(&seeded),
+        "--steps",
+        "2",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("train.seed") && stderr.contains("--seed"),
+        "{stderr}"
+    );
+    // With it, the run resumes.
+    let stdout = train_smoke(&seeded, "2", &["--seed", "5"]);
+    assert!(stdout.contains("trained to step 2"), "{stdout}");
+}

@@ -263,28 +263,33 @@ fn toml_diff(prefix: &str, a: &toml::Value, b: &toml::Value, out: &mut Vec<Strin
     }
 }
 
-fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
+/// The differences between a saved config text and an expected one as dotted key paths (none:
+/// the same values, whatever the formatting); `Err` with the parse error if `saved` is not TOML.
+pub(super) fn config_differences(
+    saved: &str,
+    expected: &str,
+) -> std::result::Result<Vec<String>, String> {
     if saved == expected {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let parse = |s: &str| s.parse::<toml::Value>();
-    let diffs = match (parse(saved), parse(expected)) {
+    match (parse(saved), parse(expected)) {
         (Ok(a), Ok(b)) => {
             let mut d = Vec::new();
             toml_diff("", &a, &b, &mut d);
-            if d.is_empty() {
-                return Ok(()); // same values, different formatting
-            }
-            d
+            Ok(d)
         }
-        (Err(e), _) => {
-            return Err(ckpt_err(
-                path,
-                format!("saved config is not valid TOML: {e}"),
-            ))
-        }
-        (_, Err(_)) => vec!["texts differ (expected config is not TOML)".into()],
-    };
+        (Err(e), _) => Err(e.to_string()),
+        (_, Err(_)) => Ok(vec!["texts differ (expected config is not TOML)".into()]),
+    }
+}
+
+fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
+    let diffs = config_differences(saved, expected)
+        .map_err(|e| ckpt_err(path, format!("saved config is not valid TOML: {e}")))?;
+    if diffs.is_empty() {
+        return Ok(());
+    }
     let n = diffs.len();
     Err(ckpt_err(
         path,

@@ -219,7 +219,7 @@ impl Trainer {
         for (i, batch) in batches.iter().enumerate() {
             let frames = batch.frames_tensor(&self.device)?;
             let offsets = batch.offsets_tensor(&self.device)?;
-            let mut ctx = StepCtx::eval(mix_seed(t.seed, VAL_STREAM + 1_000_000 + i as u64));
+            let mut ctx = StepCtx::eval(mix_seed(t.val_seed, VAL_STREAM + 1_000_000 + i as u64));
             ctx.count_prior_log_odds =
                 schedule::count_prior_log_odds(t, self.progress.stage, self.progress.stage_step);
             let state = self.model.initial_state(

@@ -228,10 +228,15 @@ impl RunDir {
         let cfg_path = out_dir.join("config.toml");
         if cfg_path.exists() {
             let old = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
-            if old != text {
+            let diffs = super::checkpoint::config_differences(&old, &text)
+                .unwrap_or_else(|e| vec![format!("the saved config is not valid TOML ({e})")]);
+            if !diffs.is_empty() {
                 return Err(Error::Config {
                     path: cfg_path.display().to_string(),
-                    msg: "the run directory holds a different config; use a new directory or the same config to resume".into(),
+                    msg: format!(
+                        "the run directory holds a different config ({}); use a new directory or the same config (and `silot train --seed`, if the run was started with one) to resume",
+                        diffs.into_iter().take(10).collect::<Vec<_>>().join("; ")
+                    ),
                 });
             }
         } else {

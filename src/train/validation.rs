@@ -37,11 +37,11 @@ pub struct LossValidator {
 }
 
 impl LossValidator {
-    /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from `cfg.train.seed`
-    /// (full `n_frames`, the training crop).
+    /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from
+    /// `cfg.train.val_seed` (full `n_frames`, the training crop).
     pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
         let t = &cfg.train;
-        let mut rng = SeededRng::new(mix_seed(t.seed, VAL_STREAM));
+        let mut rng = SeededRng::new(mix_seed(t.val_seed, VAL_STREAM));
         let spec = ClipSpec {
             batch: t.batch_size,
             n_frames: t.n_frames,
