@@ -6,7 +6,8 @@
 #
 # RUNS="NAME=SPEC ..." with SPEC either CONFIG (one config to STEPS, default 6267) or
 # CONFIG1@STEP1+CONFIG2: CONFIG1 to STEP1 in NAME/phase1, then CONFIG2 `--branch-from` it to STEPS
-# in NAME/phase2 (as scripts/cuda/recipe_30min.sh). The i-th run gets GPU i (mod the GPU count).
+# in NAME/phase2 (as scripts/cuda/recipe_30min.sh). The i-th run gets the i-th GPU (mod their
+# count) of CUDA_VISIBLE_DEVICES if set (e.g. "1": all on GPU 1), else of the host.
 # TRAIN_ARGS (e.g. "--keep-every 100") go to every `silot train`, TRAIN_ARGS_NAME to that run's
 # only (e.g. TRAIN_ARGS_c0="--composed-ops"); DEVICE (default cuda) is their device. Each run's
 # log and metrics stay in its directory; the wall-clock seconds each run has spent in `silot
@@ -18,8 +19,14 @@ secs=${1:?usage: multi_gpu_runs.sh SECONDS}
 root=${RUN_ROOT:-/tmp/mgr}
 steps=${STEPS:-6267}
 deadline=$(($(date +%s) + secs))
-ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
-[ "$ngpu" -gt 0 ] || ngpu=1
+# The GPUs to spread the runs over: those CUDA_VISIBLE_DEVICES names, else every GPU of the host.
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+  IFS=, read -ra gpus <<<"$CUDA_VISIBLE_DEVICES"
+else
+  ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
+  [ "$ngpu" -gt 0 ] || ngpu=1
+  gpus=($(seq 0 $((ngpu - 1))))
+fi
 mkdir -p "$root"
 
 # step of the checkpoint in DIR (0 if none).
@@ -67,7 +74,7 @@ i=0
 pids=()
 for item in ${RUNS:?set RUNS="NAME=SPEC ..."}; do
   extra=TRAIN_ARGS_${item%%=*}
-  CUDA_VISIBLE_DEVICES=$((i % ngpu)) RUN_ARGS=${!extra:-} one_run "${item%%=*}" "${item#*=}" &
+  CUDA_VISIBLE_DEVICES=${gpus[$((i % ${#gpus[@]}))]} RUN_ARGS=${!extra:-} one_run "${item%%=*}" "${item#*=}" &
   pids+=($!)
   i=$((i + 1))
 done

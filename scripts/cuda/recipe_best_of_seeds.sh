@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The Space Invaders recipe (scripts/cuda/recipe_30min.sh) made robust to a bad draw by model
+# selection without labels: several training seeds of its first config share the GPU(s) up to
+# SELECT_STEP, the one with the lowest validation score there (the trainer's validation
+# reconstruction loss, the reference's Atari criterion, on clips that do not depend on the
+# training seed) goes on alone: CONFIG1 to SWITCH_STEP, then CONFIG2 branched from it to STEPS.
+# Why: from scratch the recipe's first config sometimes settles on boxing aliens in pairs, a worse
+# optimum of the same objective that the validation loss shows by step 3,600 and no later training
+# undoes (benches/results/cuda_train_space_invaders_session15.md).
+#
+#   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
+#
+# Stops at a deadline SECONDS from now; the same command resumes (on the same machine: the runs
+# live in RUN_ROOT, default /tmp/bos). The encoder to use is RUN_ROOT/best/phase2/checkpoint;
+# RUN_ROOT/choice.txt records the choice. The runs go through scripts/cuda/multi_gpu_runs.sh
+# (GPU assignment, TRAIN_ARGS, DEVICE as there). Defaults: SEEDS "0 7", SELECT_STEP 3600 (must
+# be a validation step: stage 1 ends at 2,600, validation every 1,000 stage steps),
+# SWITCH_STEP 4671, STEPS 6267, CONFIG1 space_invaders_gpu_b64_stage2.toml, CONFIG2
+# space_invaders_gpu_b64_stage2_propscale025.toml (both beside this script).
+set -euo pipefail
+secs=${1:?usage: recipe_best_of_seeds.sh SECONDS}
+here=$(cd "$(dirname "$0")" && pwd)
+deadline=$(($(date +%s) + secs))
+export RUN_ROOT=${RUN_ROOT:-/tmp/bos}
+seeds=${SEEDS:-0 7}
+select_step=${SELECT_STEP:-3600}
+config1=${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}
+config2=${CONFIG2:-$here/space_invaders_gpu_b64_stage2_propscale025.toml}
+mkdir -p "$RUN_ROOT"
+
+left() { echo $((deadline - $(date +%s))); }
+
+# 1. Every seed to SELECT_STEP.
+runs=""
+for s in $seeds; do
+  runs="$runs s$s=$config1"
+  export "TRAIN_ARGS_s$s=--seed $s"
+done
+if [ ! -f "$RUN_ROOT/choice.txt" ]; then
+  RUNS=$runs STEPS=$select_step bash "$here/multi_gpu_runs.sh" "$(left)"
+fi
+
+# 2. The seed of lowest validation score at SELECT_STEP (once every seed is there).
+if [ ! -f "$RUN_ROOT/choice.txt" ]; then
+  python3 - "$RUN_ROOT" "$select_step" $seeds >"$RUN_ROOT/choice.tmp" <<'PY' || exit 0
+import json, sys
+root, step, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+scores = {}
+for s in seeds:
+    rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
+    val = [r["score"] for r in rows if r["kind"] == "val" and r["step"] == step]
+    if not val:
+        sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
+    scores[s] = val[-1]
+best = min(scores, key=scores.get)
+print(best)
+for s, v in scores.items():
+    print(f"seed {s}: validation score {v:.1f} at step {step}" + ("  <- chosen" if s == best else ""))
+PY
+  mv "$RUN_ROOT/choice.tmp" "$RUN_ROOT/choice.txt"
+  cat "$RUN_ROOT/choice.txt"
+fi
+best=$(head -1 "$RUN_ROOT/choice.txt")
+
+# 3. The chosen seed's run goes on alone: its run directory is phase 1 of the recipe.
+mkdir -p "$RUN_ROOT/best"
+[ -e "$RUN_ROOT/best/phase1" ] || ln -s "$RUN_ROOT/s$best/run" "$RUN_ROOT/best/phase1"
+export "TRAIN_ARGS_best=--seed $best"
+[ "$(left)" -gt 20 ] || exit 0
+RUNS="best=$config1@${SWITCH_STEP:-4671}+$config2" bash "$here/multi_gpu_runs.sh" "$(left)"
