@@ -300,6 +300,16 @@ fn train_smoke_writes_metrics_and_resumes() {
         rec.to_string().contains("total"),
         "loss terms are logged: {rec}"
     );
+    // The gradient norm per parameter group adds up to the global one.
+    let groups = rec["grad_norms"].as_object().expect("grad_norms logged");
+    assert!(groups.contains_key("discovery.where") && groups.contains_key("backbone.conv0"));
+    let sq: f64 = groups.values().map(|v| v.as_f64().unwrap().powi(2)).sum();
+    let total = rec["grad_norm"].as_f64().unwrap();
+    assert!(
+        (sq.sqrt() - total).abs() <= 1e-9 * total,
+        "{} vs {total}",
+        sq.sqrt()
+    );
     let stdout = train_smoke(&run, "5", &[]);
     assert!(stdout.contains("trained to step 5"), "resumed: {stdout}");
     for (args, needle) in [

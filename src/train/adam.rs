@@ -274,18 +274,53 @@ fn composed_update(
 /// The global L2 norm of the gradients of `vars` (summed in f64 on the device; one host
 /// synchronisation for all variables).
 pub fn global_grad_norm(grads: &GradStore, vars: &[(String, Var)]) -> Result<f64> {
-    let sums = vars
-        .iter()
-        .filter_map(|(_, v)| grads.get(v.as_tensor()))
-        .map(|g| g.to_dtype(DType::F64)?.sqr()?.sum_all())
-        .collect::<Result<Vec<_>>>()?;
-    if sums.is_empty() {
-        return Ok(0.0);
+    Ok(grad_norms(grads, vars)?.total)
+}
+
+/// The global gradient norm and its split over parameter groups.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GradNorms {
+    /// L2 norm of all gradients.
+    pub total: f64,
+    /// Per group of parameters (the first two `.`-separated parts of their names, e.g.
+    /// `propagation.where`), sorted by group: the L2 norm of the group's gradients.
+    pub groups: Vec<(String, f64)>,
+}
+
+/// The group of a parameter: its name's first two `.`-separated parts.
+fn group_of(name: &str) -> &str {
+    match name.match_indices('.').nth(1) {
+        Some((i, _)) => &name[..i],
+        None => name,
     }
-    Ok(Tensor::stack(&sums, 0)?
-        .sum_all()?
-        .to_scalar::<f64>()?
-        .sqrt())
+}
+
+/// [`GradNorms`] of `vars` (summed in f64 on the device; one host transfer of the
+/// per-parameter sums of squares).
+pub fn grad_norms(grads: &GradStore, vars: &[(String, Var)]) -> Result<GradNorms> {
+    let mut names = Vec::new();
+    let mut sums = Vec::new();
+    for (name, v) in vars {
+        if let Some(g) = grads.get(v.as_tensor()) {
+            names.push(name.as_str());
+            sums.push(g.to_dtype(DType::F64)?.sqr()?.sum_all()?);
+        }
+    }
+    if sums.is_empty() {
+        return Ok(GradNorms::default());
+    }
+    let sums = Tensor::stack(&sums, 0)?.to_vec1::<f64>()?;
+    let mut groups = std::collections::BTreeMap::<&str, f64>::new();
+    for (name, sq) in names.into_iter().zip(&sums) {
+        *groups.entry(group_of(name)).or_default() += sq;
+    }
+    Ok(GradNorms {
+        total: sums.iter().sum::<f64>().sqrt(),
+        groups: groups
+            .into_iter()
+            .map(|(g, sq)| (g.to_string(), sq.sqrt()))
+            .collect(),
+    })
 }
 
 /// `tf.clip_by_global_norm`'s factor `max_norm / max(norm, max_norm)`; 1 for a non-finite norm.
@@ -504,6 +539,43 @@ mod tests {
         assert!(adam.load_state(&step).is_err());
         adam.load_state(&good).unwrap();
         assert!(Adam::new(vec![vs[0].clone(), vs[0].clone()], AdamConfig::default()).is_err());
+    }
+
+    #[test]
+    fn grad_norms_split_by_the_first_two_name_parts() {
+        let dev = Device::Cpu;
+        let vs: Vec<(String, Var)> = [
+            ("prop.where.w", vec![3.0f64]),
+            ("init", vec![1.0, 1.0]),
+            ("prop.where.b", vec![4.0]),
+            ("prop.what.w", vec![2.0]),
+            ("unused.x.y", vec![7.0]),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), Var::new(v.as_slice(), &dev).unwrap()))
+        .collect();
+        // L = Σ x²/2 over all but the unused one: each gradient is the value.
+        let l = vs[..4]
+            .iter()
+            .map(|(_, v)| (v.as_tensor().sqr().unwrap().sum_all().unwrap() * 0.5).unwrap())
+            .reduce(|a, b| (a + b).unwrap())
+            .unwrap();
+        let g = l.backward().unwrap();
+        let n = grad_norms(&g, &vs).unwrap();
+        assert!((n.total - (9.0f64 + 2.0 + 16.0 + 4.0).sqrt()).abs() < 1e-12);
+        assert_eq!(n.total, global_grad_norm(&g, &vs).unwrap());
+        let groups: Vec<(&str, f64)> = n.groups.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let expect = [
+            ("init", 2f64.sqrt()),
+            ("prop.what", 2.0),
+            ("prop.where", 5.0),
+        ];
+        assert_eq!(groups.len(), expect.len(), "{groups:?}");
+        for ((k, v), (ek, ev)) in groups.iter().zip(expect) {
+            assert_eq!(*k, ek);
+            assert!((v - ev).abs() < 1e-12, "{k}: {v} vs {ev}");
+        }
+        assert_eq!(grad_norms(&g, &vs[4..]).unwrap(), GradNorms::default());
     }
 
     #[test]

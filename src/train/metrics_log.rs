@@ -35,6 +35,10 @@ pub struct MetricsRecord {
     /// was slower than the model steps); absent in logs of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_wait_s: Option<f64>,
+    /// Train lines: the gradient norm (before clipping) per parameter group, the first two
+    /// parts of the parameter names (e.g. `propagation.where`); absent in logs of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grad_norms: Option<std::collections::BTreeMap<String, f64>>,
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,

@@ -35,7 +35,7 @@ use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
-use adam::{clip_scale, global_grad_norm, Adam, AdamConfig, GradientNoise};
+use adam::{clip_scale, grad_norms, Adam, AdamConfig, GradNorms, GradientNoise};
 use schedule::EarlyStopping;
 use source::ClipBatch;
 
@@ -103,6 +103,8 @@ pub struct Trainer {
     pub progress: Progress,
     vars: Vec<(String, Var)>,
     device: Device,
+    /// The last update's gradient norms (before clipping), per parameter group.
+    last_grad_norms: GradNorms,
 }
 
 fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, Var)>> {
@@ -140,7 +142,14 @@ impl Trainer {
             },
             vars,
             device: device.clone(),
+            last_grad_norms: GradNorms::default(),
         })
+    }
+
+    /// The last update's gradient norms before clipping, in all and per parameter group (the
+    /// first two parts of the parameter names): where a large or spiking norm comes from.
+    pub fn last_grad_norms(&self) -> &GradNorms {
+        &self.last_grad_norms
     }
 
     /// The model's parameters sorted by name.
@@ -186,7 +195,8 @@ impl Trainer {
             total.backward()?
         };
         let _span = tracing::trace_span!("optimizer").entered();
-        let grad_norm = global_grad_norm(&grads, &self.vars)?;
+        self.last_grad_norms = grad_norms(&grads, &self.vars)?;
+        let grad_norm = self.last_grad_norms.total;
         if !grad_norm.is_finite() {
             return Err(Error::Invalid(format!(
                 "non-finite gradient norm at step {} (stage {stage}); the update was skipped and the last checkpoint is intact: lower train.lr or train.max_grad_norm",

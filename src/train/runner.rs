@@ -16,7 +16,7 @@ use crate::rng::SeededRng;
 use super::metrics_log::{MetricsLog, MetricsRecord};
 use super::source::{ClipBatch, ClipSource, ClipSpec};
 use super::validation::{LossValidator, Validator};
-use super::{checkpoint, mix_seed, schedule, Progress, StepStats, Trainer, DATA_STREAM};
+use super::{checkpoint, mix_seed, schedule, StepStats, Trainer, DATA_STREAM};
 
 /// Run-time options of [`run`].
 #[derive(Debug, Clone)]
@@ -309,10 +309,12 @@ fn progress_bar(show: bool, len: u64, position: u64) -> Option<indicatif::Progre
 fn train_record(
     stage: usize,
     stats: &StepStats,
-    progress: &Progress,
+    trainer: &Trainer,
     time_s: f64,
     data_wait_s: f64,
 ) -> MetricsRecord {
+    let progress = &trainer.progress;
+    let groups = &trainer.last_grad_norms().groups;
     MetricsRecord {
         kind: "train".into(),
         step: progress.global_step,
@@ -324,6 +326,7 @@ fn train_record(
         count_prior_log_odds: stats.count_prior_log_odds,
         time_s,
         data_wait_s: Some(data_wait_s),
+        grad_norms: (!groups.is_empty()).then(|| groups.iter().cloned().collect()),
         score: None,
         loss: stats.loss,
     }
@@ -352,6 +355,7 @@ fn validate_and_judge(
         count_prior_log_odds: stats.count_prior_log_odds,
         time_s,
         data_wait_s: None,
+        grad_norms: None,
         score: Some(v.score),
         loss: v.loss,
     })?;
@@ -424,7 +428,7 @@ pub fn run_with_validator(
             let gs = trainer.progress.global_step;
             if gs % t.log_every == 0 || gs == 1 {
                 let time_s = start.elapsed().as_secs_f64();
-                let record = train_record(stage, &stats, &trainer.progress, time_s, data_wait);
+                let record = train_record(stage, &stats, &trainer, time_s, data_wait);
                 log.write(&record)?;
             }
             if let Some(b) = &bar {
