@@ -12,7 +12,9 @@
 //! whole episodes instead of the first ones' beginnings; `silot train` validates on such clips
 //! 400 steps apart at most), from `--seed`. Every checkpoint is
 //! then scored as the trainer validates (all frames, no dropout, the count prior of the
-//! checkpoint's stage), each under its own saved config.
+//! checkpoint's stage), each under its own saved config; the last columns are the trainer's
+//! label-free object statistics (objects of presence above 0.5 per frame, presence-weighted mean
+//! box size).
 
 use std::path::PathBuf;
 
@@ -77,6 +79,7 @@ fn main() -> Result<()> {
     for (name, _) in silot::model::LossBreakdown::default().terms() {
         header += &format!(" {name:>15}");
     }
+    header += &format!(" {:>13} {:>9} {:>9}", "objects/frame", "box_h_px", "box_w_px");
     println!("{header}");
     for run in &args.checkpoint {
         let dir = checkpoint_dir(run)?;
@@ -86,9 +89,14 @@ fn main() -> Result<()> {
         let mut trainer = Trainer::new(&cfg, &Device::Cpu)?;
         trainer.load_with(&dir, false)?;
         let mut row = format!("{:<40} {:>6}", run.display(), trainer.progress.global_step);
-        for (_, value) in trainer.validate(&batches)?.terms() {
+        let (loss, objects) = trainer.validate_with_objects(&batches)?;
+        for (_, value) in loss.terms() {
             row += &format!(" {value:>15.1}");
         }
+        row += &format!(
+            " {:>13.1} {:>9.2} {:>9.2}",
+            objects.objects_per_frame, objects.box_height_px, objects.box_width_px
+        );
         println!("{row}");
     }
     Ok(())

@@ -265,6 +265,7 @@ impl train::Validator for Plateau {
         Ok(train::Validation {
             score: -(tr.progress.stage_step.min(4) as f64),
             loss: Default::default(),
+            objects: None,
         })
     }
 }

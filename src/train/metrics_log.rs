@@ -39,6 +39,10 @@ pub struct MetricsRecord {
     /// parts of the parameter names (e.g. `propagation.where`); absent in logs of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grad_norms: Option<std::collections::BTreeMap<String, f64>>,
+    /// Validation lines: how many and how large the objects found are (label-free); absent in
+    /// logs of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none", flatten)]
+    pub objects: Option<super::ObjectStats>,
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
@@ -89,4 +93,47 @@ pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRecord>> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val_record(objects: Option<crate::train::ObjectStats>) -> MetricsRecord {
+        MetricsRecord {
+            kind: "val".into(),
+            step: 10,
+            stage: 0,
+            stage_step: 10,
+            lr: 1e-4,
+            n_frames: 8,
+            grad_norm: 0.0,
+            count_prior_log_odds: 0.5,
+            time_s: 1.0,
+            data_wait_s: None,
+            grad_norms: None,
+            objects,
+            score: Some(3.0),
+            loss: LossBreakdown::default(),
+        }
+    }
+
+    #[test]
+    fn object_stats_are_flat_keys_of_val_lines_and_old_lines_still_read() {
+        let stats = crate::train::ObjectStats {
+            objects_per_frame: 41.5,
+            box_height_px: 10.25,
+            box_width_px: 9.5,
+        };
+        let line = serde_json::to_string(&val_record(Some(stats))).unwrap();
+        assert!(line.contains("\"objects_per_frame\":41.5"), "{line}");
+        assert!(line.contains("\"box_width_px\":9.5"), "{line}");
+        let back: MetricsRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.objects, Some(stats));
+        // Lines without them (train lines, older logs) read as None.
+        let old = serde_json::to_string(&val_record(None)).unwrap();
+        assert!(!old.contains("objects_per_frame"), "{old}");
+        let back: MetricsRecord = serde_json::from_str(&old).unwrap();
+        assert_eq!(back.objects, None);
+    }
 }

@@ -327,6 +327,7 @@ fn train_record(
         time_s,
         data_wait_s: Some(data_wait_s),
         grad_norms: (!groups.is_empty()).then(|| groups.iter().cloned().collect()),
+        objects: None,
         score: None,
         loss: stats.loss,
     }
@@ -356,6 +357,7 @@ fn validate_and_judge(
         time_s,
         data_wait_s: None,
         grad_norms: None,
+        objects: v.objects,
         score: Some(v.score),
         loss: v.loss,
     })?;

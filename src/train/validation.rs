@@ -7,7 +7,7 @@ use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
 
 use super::source::{ClipBatch, ClipSource, ClipSpec};
-use super::{mix_seed, Trainer, VAL_STREAM};
+use super::{mix_seed, ObjectStats, Trainer, VAL_STREAM};
 
 /// Result of one validation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,6 +16,8 @@ pub struct Validation {
     pub score: f64,
     /// Loss terms to log on the `val` line of `metrics.jsonl`.
     pub loss: LossBreakdown,
+    /// How many and how large the objects found are, if the validator measures it.
+    pub objects: Option<ObjectStats>,
 }
 
 /// Scores the model during training for early stopping and best-checkpoint selection.
@@ -56,10 +58,11 @@ impl LossValidator {
 
 impl Validator for LossValidator {
     fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
-        let loss = trainer.validate(&self.batches)?;
+        let (loss, objects) = trainer.validate_with_objects(&self.batches)?;
         Ok(Validation {
             score: criterion(self.criterion, &loss),
             loss,
+            objects: Some(objects),
         })
     }
 }
