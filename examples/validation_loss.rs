@@ -79,7 +79,10 @@ fn main() -> Result<()> {
     for (name, _) in silot::model::LossBreakdown::default().terms() {
         header += &format!(" {name:>15}");
     }
-    header += &format!(" {:>13} {:>9} {:>9}", "objects/frame", "box_h_px", "box_w_px");
+    header += &format!(
+        " {:>13} {:>9} {:>9}",
+        "objects/frame", "box_h_px", "box_w_px"
+    );
     println!("{header}");
     for run in &args.checkpoint {
         let dir = checkpoint_dir(run)?;
