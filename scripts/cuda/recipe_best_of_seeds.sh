@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The Space Invaders recipe (scripts/cuda/recipe_30min.sh) made robust to a bad draw by model
 # selection without labels: several training seeds of its first config share the GPU(s) up to
-# SELECT_STEP, the one with the lowest validation score there (the trainer's validation
-# reconstruction loss, the reference's Atari criterion, on clips that do not depend on the
-# training seed) goes on alone: CONFIG1 to SWITCH_STEP, then CONFIG2 branched from it to STEPS.
-# Why: from scratch the recipe's first config sometimes settles on boxing aliens in pairs, a worse
-# optimum of the same objective that the validation loss shows by step 3,600 and no later training
-# undoes (benches/results/cuda_train_space_invaders_session15.md).
+# SELECT_STEP, the one with the lowest validation loss there (SELECT_BY: `total`, the negative
+# ELBO, by default; `reconstruction`, the reference's Atari criterion; on clips that do not
+# depend on the training seed) goes on alone: CONFIG1 to SWITCH_STEP, then CONFIG2 branched from
+# it to STEPS. Why: from scratch the recipe's first config sometimes settles on boxing aliens in
+# pairs, a worse optimum of the same objective that the validation loss shows by step 3,600 (the
+# total more clearly than the reconstruction) and no later training undoes
+# (benches/results/cuda_train_space_invaders_session15.md).
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
@@ -49,20 +50,20 @@ fi
 
 # 2. The seed of lowest validation score at SELECT_STEP (once every seed is there).
 if [ ! -f "$RUN_ROOT/choice.txt" ]; then
-  python3 - "$RUN_ROOT" "$select_step" $seeds >"$RUN_ROOT/choice.tmp" <<'PY' || exit 0
+  python3 - "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" $seeds >"$RUN_ROOT/choice.tmp" <<'PY' || exit 0
 import json, sys
-root, step, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+root, step, key, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 scores = {}
 for s in seeds:
     rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
-    val = [r["score"] for r in rows if r["kind"] == "val" and r["step"] == step]
+    val = [r[key] for r in rows if r["kind"] == "val" and r["step"] == step]
     if not val:
         sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
     scores[s] = val[-1]
 best = min(scores, key=scores.get)
 print(best)
 for s, v in scores.items():
-    print(f"seed {s}: validation score {v:.1f} at step {step}" + ("  <- chosen" if s == best else ""))
+    print(f"seed {s}: validation {key} {v:.1f} at step {step}" + ("  <- chosen" if s == best else ""))
 PY
   mv "$RUN_ROOT/choice.tmp" "$RUN_ROOT/choice.txt"
   cat "$RUN_ROOT/choice.txt"
