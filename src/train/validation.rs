@@ -1,13 +1,16 @@
 //! Validation during training: a [`Validator`] scores the model for early stopping and
 //! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses.
 
+use candle_core::{DType, Tensor};
+use serde::{Deserialize, Serialize};
+
 use crate::error::Result;
 use crate::model::config::{RunConfig, StopCriterion};
 use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
 
 use super::source::{ClipBatch, ClipSource, ClipSpec};
-use super::{mix_seed, ObjectStats, Trainer, VAL_STREAM};
+use super::{mix_seed, Trainer, VAL_STREAM};
 
 /// Result of one validation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,5 +74,100 @@ fn criterion(c: StopCriterion, l: &LossBreakdown) -> f64 {
     match c {
         StopCriterion::ReconstructionLoss => l.reconstruction,
         StopCriterion::TotalLoss => l.total,
+    }
+}
+
+/// Label-free statistics of the objects a model finds on the validation clips: how many and how
+/// large. A model that boxes two objects as one (Space Invaders' aliens in pairs) shows fewer,
+/// wider boxes long before its losses stand out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ObjectStats {
+    /// Objects of presence above 0.5 per frame (what the count error counts), mean.
+    pub objects_per_frame: f64,
+    /// Presence-weighted mean box height of all objects, pixels.
+    pub box_height_px: f64,
+    /// Presence-weighted mean box width, pixels.
+    pub box_width_px: f64,
+}
+
+/// Running sums behind [`ObjectStats`].
+#[derive(Debug, Default)]
+pub(super) struct ObjectSums {
+    frames: f64,
+    present: f64,
+    pres: f64,
+    pres_height: f64,
+    pres_width: f64,
+}
+
+impl ObjectSums {
+    /// Add one clip's per-frame objects (`pres (B, K, 1)`, `where_ (B, K, 4)` in anchor units).
+    pub(super) fn add(
+        &mut self,
+        objects: &[crate::model::Objects],
+        anchor: [f64; 2],
+    ) -> Result<()> {
+        if objects.is_empty() {
+            return Ok(());
+        }
+        let pres = Tensor::cat(&objects.iter().map(|o| &o.pres).collect::<Vec<_>>(), 1)?
+            .to_dtype(DType::F64)?; // (B, T·K, 1)
+        let size = Tensor::cat(&objects.iter().map(|o| &o.where_).collect::<Vec<_>>(), 1)?
+            .narrow(2, 2, 2)?
+            .to_dtype(DType::F64)?; // (B, T·K, 2) ys, xs
+        let sums = Tensor::stack(
+            &[
+                pres.ge(0.5)?.to_dtype(DType::F64)?.sum_all()?,
+                pres.sum_all()?,
+                size.broadcast_mul(&pres)?.sum((0, 1))?.get(0)?,
+                size.broadcast_mul(&pres)?.sum((0, 1))?.get(1)?,
+            ],
+            0,
+        )?
+        .to_vec1::<f64>()?;
+        self.frames += (pres.dim(0)? * objects.len()) as f64;
+        self.present += sums[0];
+        self.pres += sums[1];
+        self.pres_height += sums[2] * anchor[0];
+        self.pres_width += sums[3] * anchor[1];
+        Ok(())
+    }
+
+    pub(super) fn stats(&self) -> ObjectStats {
+        let w = self.pres.max(1e-12);
+        ObjectStats {
+            objects_per_frame: self.present / self.frames.max(1.0),
+            box_height_px: self.pres_height / w,
+            box_width_px: self.pres_width / w,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Objects;
+    use candle_core::Device;
+
+    #[test]
+    fn object_stats_count_present_objects_and_weigh_sizes_by_presence() {
+        let dev = Device::Cpu;
+        // Two frames of one clip of K = 2: presence (1, 0.2) then (0.6, 0.4); sizes in anchor
+        // units (h, w) = (0.5, 1.0) and (0.25, 0.25) in both frames.
+        let frame = |p: [f32; 2]| {
+            let mut o = Objects::null(1, 2, 3, 4, &dev).unwrap();
+            o.pres = Tensor::new(&[[[p[0]], [p[1]]]], &dev).unwrap();
+            o.where_ = Tensor::new(&[[[0f32, 0., 0.5, 1.0], [0., 0., 0.25, 0.25]]], &dev).unwrap();
+            o
+        };
+        let mut sums = ObjectSums::default();
+        sums.add(&[frame([1.0, 0.2]), frame([0.6, 0.4])], [20.0, 10.0])
+            .unwrap();
+        let s = sums.stats();
+        assert_eq!(s.objects_per_frame, 1.0); // 1.0 and 0.6 are present, 0.2 and 0.4 not
+                                              // Weights 1.6 on (10, 10) px and 0.6 on (5, 2.5) px.
+        assert!((s.box_height_px - (1.6 * 10.0 + 0.6 * 5.0) / 2.2).abs() < 1e-6);
+        assert!((s.box_width_px - (1.6 * 10.0 + 0.6 * 2.5) / 2.2).abs() < 1e-6);
+        assert_eq!(ObjectSums::default().stats().objects_per_frame, 0.0);
     }
 }
