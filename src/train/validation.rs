@@ -1,5 +1,6 @@
 //! Validation during training: a [`Validator`] scores the model for early stopping and
-//! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses.
+//! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses, and it
+//! also reports [`ObjectStats`], label-free statistics of the objects the model finds.
 
 use candle_core::{DType, Tensor};
 use serde::{Deserialize, Serialize};
