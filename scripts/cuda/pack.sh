@@ -34,6 +34,7 @@ cp -r envs ship/ 2>/dev/null || true
 cat >ship/run.sh <<'RUN'
 #!/usr/bin/env bash
 # Unpack the shipped executables and the JIT cache once, then run "$@" with the CUDA environment.
+# Safe to start several at once: each unpacks into a temporary name and renames it into place.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${SILOT_SHIP_DIR:-/tmp/silot-ship}
@@ -41,11 +42,17 @@ mkdir -p "$dest/bin"
 for f in "$here"/*.xz; do
   out="$dest/bin/$(basename "$f" .xz)"
   [ -x "$out" ] && continue
-  if command -v xz >/dev/null; then xz -dc "$f" >"$out"
-  else python3 -c 'import lzma,sys,shutil; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$f" "$out"; fi
-  chmod +x "$out"
+  if command -v xz >/dev/null; then xz -dc "$f" >"$out.$$"
+  else python3 -c 'import lzma,sys,shutil; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],"wb"))' "$f" "$out.$$"; fi
+  chmod +x "$out.$$"
+  mv -f "$out.$$" "$out"
 done
-if [ -f "$here/nvcache.tgz" ] && [ ! -d "$dest/nvc" ]; then tar -C "$dest" -xzf "$here/nvcache.tgz"; fi
+if [ -f "$here/nvcache.tgz" ] && [ ! -d "$dest/nvc" ]; then
+  tmp=$(mktemp -d "$dest/unpack.XXXXXX")
+  tar -C "$tmp" -xzf "$here/nvcache.tgz"
+  mv -T "$tmp/nvc" "$dest/nvc" 2>/dev/null || true  # another run.sh was first
+  rm -rf "$tmp"
+fi
 mkdir -p "$dest/nvc"
 export CUDA_CACHE_PATH=$dest/nvc CUDA_CACHE_MAXSIZE=4294967296
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
