@@ -298,29 +298,42 @@ fn group_of(name: &str) -> &str {
 /// [`GradNorms`] of `vars` (summed in f64 on the device; one host transfer of the
 /// per-parameter sums of squares).
 pub fn grad_norms(grads: &GradStore, vars: &[(String, Var)]) -> Result<GradNorms> {
-    let mut names = Vec::new();
-    let mut sums = Vec::new();
-    for (name, v) in vars {
-        if let Some(g) = grads.get(v.as_tensor()) {
-            names.push(name.as_str());
-            sums.push(g.to_dtype(DType::F64)?.sqr()?.sum_all()?);
+    Ok(GradNorms::from_squares(vars, &grad_squares(grads, vars)?))
+}
+
+/// Per parameter of `vars`, the sum of squares of its gradient (0 without one), in f64: one host
+/// transfer for all.
+pub fn grad_squares(grads: &GradStore, vars: &[(String, Var)]) -> Result<Vec<f64>> {
+    let sums = vars
+        .iter()
+        .map(|(_, v)| match grads.get(v.as_tensor()) {
+            Some(g) => g.to_dtype(DType::F64)?.sqr()?.sum_all(),
+            None => Tensor::zeros((), DType::F64, v.device()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if sums.is_empty() {
+        return Ok(Vec::new());
+    }
+    Tensor::stack(&sums, 0)?.to_vec1::<f64>()
+}
+
+impl GradNorms {
+    /// From [`grad_squares`] of `vars`; parameters without a gradient are left out of the groups.
+    pub fn from_squares(vars: &[(String, Var)], squares: &[f64]) -> Self {
+        let mut groups = std::collections::BTreeMap::<&str, f64>::new();
+        for ((name, _), sq) in vars.iter().zip(squares) {
+            if *sq > 0.0 {
+                *groups.entry(group_of(name)).or_default() += sq;
+            }
+        }
+        Self {
+            total: squares.iter().sum::<f64>().sqrt(),
+            groups: groups
+                .into_iter()
+                .map(|(g, sq)| (g.to_string(), sq.sqrt()))
+                .collect(),
         }
     }
-    if sums.is_empty() {
-        return Ok(GradNorms::default());
-    }
-    let sums = Tensor::stack(&sums, 0)?.to_vec1::<f64>()?;
-    let mut groups = std::collections::BTreeMap::<&str, f64>::new();
-    for (name, sq) in names.into_iter().zip(&sums) {
-        *groups.entry(group_of(name)).or_default() += sq;
-    }
-    Ok(GradNorms {
-        total: sums.iter().sum::<f64>().sqrt(),
-        groups: groups
-            .into_iter()
-            .map(|(g, sq)| (g.to_string(), sq.sqrt()))
-            .collect(),
-    })
 }
 
 /// `tf.clip_by_global_norm`'s factor `max_norm / max(norm, max_norm)`; 1 for a non-finite norm.

@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
-use adam::{clip_scale, grad_norms, Adam, AdamConfig, GradNorms, GradientNoise};
+use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
 use schedule::EarlyStopping;
 use source::ClipBatch;
 
@@ -104,8 +104,9 @@ pub struct Trainer {
     pub progress: Progress,
     vars: Vec<(String, Var)>,
     device: Device,
-    /// The last update's gradient norms (before clipping), per parameter group.
-    last_grad_norms: GradNorms,
+    /// The last update's per-parameter sums of squared gradients (before clipping), in `vars`
+    /// order.
+    last_grad_squares: Vec<f64>,
 }
 
 fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, Var)>> {
@@ -143,14 +144,14 @@ impl Trainer {
             },
             vars,
             device: device.clone(),
-            last_grad_norms: GradNorms::default(),
+            last_grad_squares: Vec::new(),
         })
     }
 
     /// The last update's gradient norms before clipping, in all and per parameter group (the
     /// first two parts of the parameter names): where a large or spiking norm comes from.
-    pub fn last_grad_norms(&self) -> &GradNorms {
-        &self.last_grad_norms
+    pub fn last_grad_norms(&self) -> GradNorms {
+        GradNorms::from_squares(&self.vars, &self.last_grad_squares)
     }
 
     /// The model's parameters sorted by name.
@@ -196,8 +197,8 @@ impl Trainer {
             total.backward()?
         };
         let _span = tracing::trace_span!("optimizer").entered();
-        self.last_grad_norms = grad_norms(&grads, &self.vars)?;
-        let grad_norm = self.last_grad_norms.total;
+        self.last_grad_squares = grad_squares(&grads, &self.vars)?;
+        let grad_norm = self.last_grad_squares.iter().sum::<f64>().sqrt();
         if !grad_norm.is_finite() {
             return Err(Error::Invalid(format!(
                 "non-finite gradient norm at step {} (stage {stage}); the update was skipped and the last checkpoint is intact: lower train.lr or train.max_grad_norm",

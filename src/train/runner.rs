@@ -314,7 +314,7 @@ fn train_record(
     data_wait_s: f64,
 ) -> MetricsRecord {
     let progress = &trainer.progress;
-    let groups = &trainer.last_grad_norms().groups;
+    let groups = trainer.last_grad_norms().groups;
     MetricsRecord {
         kind: "train".into(),
         step: progress.global_step,
@@ -326,7 +326,7 @@ fn train_record(
         count_prior_log_odds: stats.count_prior_log_odds,
         time_s,
         data_wait_s: Some(data_wait_s),
-        grad_norms: (!groups.is_empty()).then(|| groups.iter().cloned().collect()),
+        grad_norms: (!groups.is_empty()).then(|| groups.into_iter().collect()),
         objects: None,
         score: None,
         loss: stats.loss,
