@@ -116,12 +116,12 @@ impl ObjectSums {
         let size = Tensor::cat(&objects.iter().map(|o| &o.where_).collect::<Vec<_>>(), 1)?
             .narrow(2, 2, 2)?
             .to_dtype(DType::F64)?; // (B, T·K, 2) ys, xs
-        let sums = Tensor::stack(
+                                    // [present objects, Σ pres, Σ pres·ys, Σ pres·xs]: one host transfer.
+        let sums = Tensor::cat(
             &[
-                pres.ge(0.5)?.to_dtype(DType::F64)?.sum_all()?,
-                pres.sum_all()?,
-                size.broadcast_mul(&pres)?.sum((0, 1))?.get(0)?,
-                size.broadcast_mul(&pres)?.sum((0, 1))?.get(1)?,
+                pres.ge(0.5)?.to_dtype(DType::F64)?.sum_all()?.reshape(1)?,
+                pres.sum_all()?.reshape(1)?,
+                size.broadcast_mul(&pres)?.sum((0, 1))?,
             ],
             0,
         )?
