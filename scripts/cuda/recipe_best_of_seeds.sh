@@ -48,7 +48,7 @@ if [ ! -f "$RUN_ROOT/choice.txt" ]; then
   RUNS=$runs STEPS=$select_step bash "$here/multi_gpu_runs.sh" "$(left)"
 fi
 
-# 2. The seed of lowest validation score at SELECT_STEP (once every seed is there).
+# 2. The seed of lowest validation loss (SELECT_BY) at SELECT_STEP, once every seed is there.
 if [ ! -f "$RUN_ROOT/choice.txt" ]; then
   python3 - "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" $seeds >"$RUN_ROOT/choice.tmp" <<'PY' || exit 0
 import json, sys
