@@ -15,9 +15,10 @@
 # live in RUN_ROOT, default /tmp/bos). The encoder to use is RUN_ROOT/best/phase2/checkpoint;
 # RUN_ROOT/choice.txt records the choice. The runs go through scripts/cuda/multi_gpu_runs.sh
 # (GPU assignment, TRAIN_ARGS, DEVICE as there). Defaults: SEEDS "0 7", SELECT_STEP 3600 (must
-# be a validation step: stage 1 ends at 2,600, validation every 1,000 stage steps), VAL_CLIPS 64,
-# SWITCH_STEP 4671, STEPS 6267, CONFIG1 space_invaders_gpu_b64_stage2.toml, CONFIG2
-# space_invaders_gpu_b64_stage2_propscale025.toml (both beside this script; a path, not an id).
+# be a validation step: stage 1 ends at 2,600, then validation every EVAL_EVERY stage steps),
+# VAL_CLIPS 64, EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1
+# space_invaders_gpu_b64_stage2.toml, CONFIG2 space_invaders_gpu_b64_stage2_propscale025.toml
+# (both beside this script; a path, not an id).
 set -euo pipefail
 secs=${1:?usage: recipe_best_of_seeds.sh SECONDS}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,11 +29,14 @@ select_step=${SELECT_STEP:-3600}
 config1=${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}
 config2=${CONFIG2:-$here/space_invaders_gpu_b64_stage2_propscale025.toml}
 mkdir -p "$RUN_ROOT"
-# CONFIG1 validating on VAL_CLIPS clips (default 64; the recipe's config has 16): the choice rests
-# on them. Validation only, so the training is CONFIG1's.
+# CONFIG1 validating on VAL_CLIPS clips (default 64; the recipe's config has 16), since the choice
+# rests on them, every EVAL_EVERY steps (default 500; the config's 1,000), to see when runs part.
+# Validation only (stage 1 never reloads its best weights, stage 2 never stops early here), so
+# the training is CONFIG1's.
 case $config1 in /*) ;; *) [ -f "$config1" ] && config1=$PWD/$config1 ;; esac
 if [ ! -f "$RUN_ROOT/config1.toml" ]; then
-  printf 'base = "%s"\n\n[train]\nn_val = %s\n' "$config1" "${VAL_CLIPS:-64}" >"$RUN_ROOT/config1.toml"
+  printf 'base = "%s"\n\n[train]\nn_val = %s\neval_every = %s\n' "$config1" "${VAL_CLIPS:-64}" \
+    "${EVAL_EVERY:-500}" >"$RUN_ROOT/config1.toml"
 fi
 config1=$RUN_ROOT/config1.toml
 
