@@ -655,3 +655,45 @@ fn train_seed_flag_replaces_the_configs_seed() {
     let stdout = train_smoke(&seeded, "2", &["--seed", "5"]);
     assert!(stdout.contains("trained to step 2"), "{stdout}");
 }
+
+#[test]
+fn validation_frequency_does_not_change_training() {
+    // recipe_best_of_seeds.sh validates more often than its config; that must only add `val`
+    // lines (validation draws its own clips and noise; stage 1 never reloads a best checkpoint).
+    let dir = tempfile::tempdir().unwrap();
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
+    let train_losses = |eval_every: u32| -> (Vec<f64>, usize) {
+        let cfg = dir.path().join(format!("every{eval_every}.toml"));
+        std::fs::write(
+            &cfg,
+            format!("base = {smoke:?}\n[train]\neval_every = {eval_every}\n"),
+        )
+        .unwrap();
+        let run = dir.path().join(format!("run{eval_every}"));
+        silot_ok(&[
+            "train",
+            "--config",
+            arg(&cfg),
+            "--out",
+            arg(&run),
+            "--steps",
+            "14",
+        ]);
+        let text = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+        let recs: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let losses = recs
+            .iter()
+            .filter(|r| r["kind"] == "train")
+            .map(|r| r["total"].as_f64().unwrap())
+            .collect();
+        (losses, recs.iter().filter(|r| r["kind"] == "val").count())
+    };
+    let (often, n_often) = train_losses(3);
+    let (rarely, n_rarely) = train_losses(7);
+    assert_eq!((n_often, n_rarely), (4, 2));
+    assert_eq!(often.len(), 14);
+    assert_eq!(often, rarely);
+}
