@@ -274,7 +274,12 @@ fn composed_update(
 /// The global L2 norm of the gradients of `vars` (summed in f64 on the device; one host
 /// synchronisation for all variables).
 pub fn global_grad_norm(grads: &GradStore, vars: &[(String, Var)]) -> Result<f64> {
-    Ok(grad_norms(grads, vars)?.total)
+    Ok(norm_of_squares(&grad_squares(grads, vars)?))
+}
+
+/// The L2 norm from per-parameter sums of squares ([`grad_squares`]).
+pub fn norm_of_squares(squares: &[f64]) -> f64 {
+    squares.iter().sum::<f64>().sqrt()
 }
 
 /// The global gradient norm and its split over parameter groups.
@@ -327,7 +332,7 @@ impl GradNorms {
             }
         }
         Self {
-            total: squares.iter().sum::<f64>().sqrt(),
+            total: norm_of_squares(squares),
             groups: groups
                 .into_iter()
                 .map(|(g, sq)| (g.to_string(), sq.sqrt()))

@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
-use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
+use adam::{clip_scale, grad_squares, norm_of_squares, Adam, AdamConfig, GradNorms, GradientNoise};
 use schedule::EarlyStopping;
 use source::ClipBatch;
 
@@ -198,7 +198,7 @@ impl Trainer {
         };
         let _span = tracing::trace_span!("optimizer").entered();
         self.last_grad_squares = grad_squares(&grads, &self.vars)?;
-        let grad_norm = self.last_grad_squares.iter().sum::<f64>().sqrt();
+        let grad_norm = norm_of_squares(&self.last_grad_squares);
         if !grad_norm.is_finite() {
             return Err(Error::Invalid(format!(
                 "non-finite gradient norm at step {} (stage {stage}); the update was skipped and the last checkpoint is intact: lower train.lr or train.max_grad_norm",
