@@ -7,7 +7,11 @@
 # it to STEPS. Why: from scratch the recipe's first config sometimes settles on boxing aliens in
 # pairs, a worse optimum of the same objective that the validation loss shows by step 3,600 (the
 # total more clearly than the reconstruction) and no later training undoes
-# (benches/results/cuda_train_space_invaders_session15.md).
+# (benches/results/cuda_train_space_invaders_session15.md). Measured (sixteenth session, one
+# recipe per H200): two seeds to 3,600 take ~1,000 s sharing the GPU, ~350 s more than one run;
+# the winners scored MOTA 0.81-0.82, count error 1.6-1.7 at step ~5,140
+# (benches/results/cuda_train_space_invaders_session16.md). Score checkpoints after the training,
+# not beside it: that slowed the winners' steps by 15-25 %.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
