@@ -22,7 +22,10 @@
 # be a validation step: stage 1 ends at 2,600, then validation every EVAL_EVERY stage steps),
 # VAL_CLIPS 64, EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1
 # space_invaders_gpu_b64_stage2.toml, CONFIG2 space_invaders_gpu_b64_stage2_propscale025.toml
-# (both beside this script; a path, not an id).
+# (both beside this script; a path, not an id). With SCORE_SEEDS (e.g. "71001 72003 73007"),
+# once the chosen run has reached STEPS and while time is left, the encoder is scored on those
+# seeds (scripts/cuda/score_parallel.sh, JOBS as there; RUN_ROOT/scores/summary.txt) — after
+# the training, never beside it.
 set -euo pipefail
 secs=${1:?usage: recipe_best_of_seeds.sh SECONDS}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,14 +67,16 @@ root, step, key, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:
 scores = {}
 for s in seeds:
     rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
-    val = [r[key] for r in rows if r["kind"] == "val" and r["step"] == step]
+    val = [r for r in rows if r["kind"] == "val" and r["step"] == step]
     if not val:
         sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
     scores[s] = val[-1]
-best = min(scores, key=scores.get)
+best = min(scores, key=lambda s: scores[s][key])
 print(best)
 for s, v in scores.items():
-    print(f"seed {s}: validation {key} {v:.1f} at step {step}" + ("  <- chosen" if s == best else ""))
+    print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
+          f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px)"
+          + ("  <- chosen" if s == best else ""))
 PY
   mv "$RUN_ROOT/choice.tmp" "$RUN_ROOT/choice.txt"
   cat "$RUN_ROOT/choice.txt"
@@ -84,3 +89,11 @@ mkdir -p "$RUN_ROOT/best"
 export "TRAIN_ARGS_best=--seed $best"
 [ "$(left)" -gt 20 ] || exit 0
 RUNS="best=$config1@${SWITCH_STEP:-4671}+$config2" bash "$here/multi_gpu_runs.sh" "$(left)"
+
+# 4. Optionally score the finished encoder (on the full frames, as `silot eval` does).
+encoder=$RUN_ROOT/best/phase2/checkpoint
+at=$(sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$encoder/state.json" 2>/dev/null | head -1)
+if [ -n "${SCORE_SEEDS:-}" ] && [ "${at:-0}" -ge "${STEPS:-6267}" ] && [ "$(left)" -gt 20 ]; then
+  SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" "${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}" \
+    "$RUN_ROOT/scores" "$encoder" || echo "scoring stopped at the deadline; run the same command again" >&2
+fi
