@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! gpu_bench --device cuda [--host-kernels] [--only ops,train,infer,breakdown,census] [--iters N]
+//!           [--train-threads 2,3]
 //! ```
 //! Times are wall-clock with the device synchronised before the clock stops. For a meaningful GPU
 //! breakdown run with `CUDA_LAUNCH_BLOCKING=1` (each span then includes its kernels' run time).
@@ -95,6 +96,13 @@ struct Args {
     /// Invaders crops 72x72, K 36).
     #[arg(long, value_delimiter = ',', default_value = "mnist,invaders")]
     train_sets: Vec<String>,
+    /// Also measure this many independent trainers at once, one per host thread, each on a
+    /// device of its own (on CUDA: its own handle on the same GPU, kernels on the thread's own
+    /// stream), e.g. `2,3`: their summed steps/s against one trainer's, in the same call. The
+    /// question it answers: do several training runs (seeds) share a GPU better from one
+    /// process than as separate processes (whose contexts the GPU time-slices)?
+    #[arg(long, value_delimiter = ',')]
+    train_threads: Vec<usize>,
 }
 
 fn mnist_cfg() -> RunConfig {
@@ -309,6 +317,97 @@ fn train(
     Ok(())
 }
 
+/// `n` trainers of `cfg` at once, one per thread, each with its own device (`open(arg)`),
+/// seed and input; after `warm` steps each (and a barrier) every thread times `iters` steps.
+/// Returns the mean seconds per step of the threads and the summed steps per second.
+fn train_concurrent(
+    arg: DeviceArg,
+    cfg: &RunConfig,
+    at_step: u64,
+    n: usize,
+    warm: usize,
+    iters: usize,
+) -> Result<(f64, f64)> {
+    let barrier = std::sync::Barrier::new(n);
+    let per_thread: Vec<Result<f64>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let barrier = &barrier;
+                scope.spawn(move || -> Result<f64> {
+                    let dev = open(arg)?;
+                    let mut cfg = cfg.clone();
+                    cfg.train.seed = i as u64;
+                    let [h, w] = cfg.model.image_size;
+                    let b = cfg.train.batch_size;
+                    let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, i as u64, &dev)?;
+                    let off = Tensor::zeros((b, 2), DType::F32, &dev)?;
+                    let mut tr = Trainer::new(&cfg, &dev)?;
+                    tr.progress.global_step = at_step;
+                    tr.progress.stage_step = at_step;
+                    for _ in 0..warm {
+                        black_box(tr.train_step(&x, &off)?);
+                    }
+                    dev.synchronize()?;
+                    barrier.wait();
+                    let t0 = Instant::now();
+                    for _ in 0..iters {
+                        black_box(tr.train_step(&x, &off)?);
+                    }
+                    dev.synchronize()?;
+                    Ok(t0.elapsed().as_secs_f64() / iters as f64)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a trainer thread panicked")))
+            })
+            .collect()
+    });
+    let secs = per_thread.into_iter().collect::<Result<Vec<f64>>>()?;
+    let mean = secs.iter().sum::<f64>() / n as f64;
+    Ok((mean, secs.iter().map(|s| 1.0 / s).sum()))
+}
+
+/// [`train_concurrent`] for 1 and each of `threads` trainers of each set (batch `batches[0]`):
+/// one table with the summed steps/s against one trainer's.
+fn train_threads(
+    arg: DeviceArg,
+    iters: usize,
+    batch: usize,
+    sets: &[String],
+    at_step: u64,
+    threads: &[usize],
+) -> Result<()> {
+    println!(
+        "\n### concurrent trainers at schedule step {at_step} (one per thread, own device handle and stream)\n"
+    );
+    println!(
+        "| config | trainers | ms / step (each) | steps / s (sum) | vs 1 |\n|---|---|---|---|---|"
+    );
+    for set in sets {
+        let mut cfg = if set == "mnist" {
+            mnist_cfg()
+        } else {
+            invaders_cfg()
+        };
+        cfg.train.batch_size = batch;
+        let mut one = None;
+        for &n in std::iter::once(&1).chain(threads.iter().filter(|&&n| n > 1)) {
+            let (each, sum) = train_concurrent(arg, &cfg, at_step, n, 3, iters)?;
+            let base = *one.get_or_insert(sum);
+            println!(
+                "| {set}, B={batch} | {n} | {:.1} | {sum:.2} | {:.2}× |",
+                each * 1e3,
+                sum / base
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Tensors created by one training step per span, and the loss graph's size.
 fn census(dev: &Device, batch: usize, sets: &[String], at_step: u64) -> Result<()> {
     for (set, mut cfg) in [("mnist", mnist_cfg()), ("invaders", invaders_cfg())] {
@@ -477,6 +576,17 @@ fn main() -> Result<()> {
             &args.train_sets,
             args.train_at_step,
             bd,
+        )?;
+    }
+    if !args.train_threads.is_empty() {
+        let b = args.train_batches.first().copied().unwrap_or(16);
+        train_threads(
+            args.device,
+            args.iters,
+            b,
+            &args.train_sets,
+            args.train_at_step,
+            &args.train_threads,
         )?;
     }
     if only.contains(&"census") {

@@ -697,3 +697,59 @@ fn validation_frequency_does_not_change_training() {
     assert_eq!(often.len(), 14);
     assert_eq!(often, rarely);
 }
+
+#[test]
+fn several_seeds_train_at_once_each_as_alone() {
+    // `--seed 1,2` trains one run per seed on its own thread, in OUT/s1 and OUT/s2; each run is
+    // the one `--seed N` alone gives (records equal, validation included), and the same command
+    // resumes both.
+    let dir = tempfile::tempdir().unwrap();
+    let records = |run: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(run.join("metrics.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let totals = |run: &std::path::Path| -> Vec<(String, f64)> {
+        records(run)
+            .iter()
+            .map(|r| {
+                (
+                    r["kind"].as_str().unwrap().to_string(),
+                    r["total"].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let both = dir.path().join("both");
+    let stdout = train_smoke(&both, "11", &["--seed", "1,2"]);
+    assert!(stdout.contains("seed 1: trained to step 11"), "{stdout}");
+    assert!(stdout.contains("seed 2: trained to step 11"), "{stdout}");
+    for seed in ["1", "2"] {
+        let alone = dir.path().join(format!("alone{seed}"));
+        train_smoke(&alone, "11", &["--seed", seed]);
+        let together = both.join(format!("s{seed}"));
+        assert_eq!(totals(&together), totals(&alone), "seed {seed}");
+        assert!(totals(&alone).iter().any(|(k, _)| k == "val"));
+    }
+    assert_ne!(totals(&both.join("s1")), totals(&both.join("s2")));
+    let stdout = train_smoke(&both, "13", &["--seed", "1", "--seed", "2"]);
+    assert!(stdout.contains("seed 2: trained to step 13"), "{stdout}");
+    assert_eq!(
+        records(&both.join("s1")).last().unwrap()["step"].as_u64(),
+        Some(13)
+    );
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&both),
+            "--seed",
+            "2,2",
+        ],
+        &["--seed 2", "twice"],
+    );
+}

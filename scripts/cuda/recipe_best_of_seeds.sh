@@ -22,7 +22,7 @@
 # be a validation step: stage 1 ends at 2,600, then validation every EVAL_EVERY stage steps),
 # VAL_CLIPS 64, EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1
 # space_invaders_gpu_b64_stage2.toml, CONFIG2 space_invaders_gpu_b64_stage2_propscale025.toml
-# (both beside this script; a path, not an id). With SCORE_SEEDS (e.g. "71001 72003 73007"),
+# (both beside this script; a path, not an id); SHARE (below). With SCORE_SEEDS (e.g. "71001 72003 73007"),
 # once the chosen run has reached STEPS and while time is left, the encoder is scored on those
 # seeds (scripts/cuda/score_parallel.sh, JOBS as there; RUN_ROOT/scores/summary.txt) — after
 # the training, never beside it.
@@ -49,13 +49,34 @@ config1=$RUN_ROOT/config1.toml
 
 left() { echo $((deadline - $(date +%s))); }
 
-# 1. Every seed to SELECT_STEP.
+# 1. Every seed to SELECT_STEP: SHARE=processes (default) one `silot train` per seed through
+# multi_gpu_runs.sh (spread over the GPUs it is given); SHARE=threads one `silot train --seed
+# A,B,...` for all on the first GPU, one thread and CUDA stream per seed (RUN_ROOT/seeds/sN,
+# linked as RUN_ROOT/sN/run; log RUN_ROOT/seeds.log).
 runs=""
 for s in $seeds; do
   runs="$runs s$s=$config1"
   export "TRAIN_ARGS_s$s=--seed $s"
 done
-if [ ! -f "$RUN_ROOT/choice.txt" ]; then
+step_of() {
+  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null | head -1 | grep . || echo 0
+}
+if [ ! -f "$RUN_ROOT/choice.txt" ] && [ "${SHARE:-processes}" = threads ]; then
+  behind=0
+  for s in $seeds; do
+    mkdir -p "$RUN_ROOT/s$s"
+    [ -e "$RUN_ROOT/s$s/run" ] || ln -s "$RUN_ROOT/seeds/s$s" "$RUN_ROOT/s$s/run"
+    [ "$(step_of "$RUN_ROOT/seeds/s$s")" -ge "$select_step" ] || behind=1
+  done
+  if [ "$behind" = 1 ] && [ "$(left)" -gt 20 ]; then
+    t0=$(date +%s)
+    silot train --device "${DEVICE:-cuda}" --time-limit "$(($(left) - 15))" ${TRAIN_ARGS:-} \
+      --config "$config1" --out "$RUN_ROOT/seeds" --steps "$select_step" \
+      --seed "$(echo $seeds | tr ' ' ,)" >>"$RUN_ROOT/seeds.log" 2>&1 || echo "silot train failed (see $RUN_ROOT/seeds.log)" >&2
+    echo $(($(date +%s) - t0)) >>"$RUN_ROOT/seeds.log.seconds"
+    tail -n "$(echo $seeds | wc -w)" "$RUN_ROOT/seeds.log"
+  fi
+elif [ ! -f "$RUN_ROOT/choice.txt" ]; then
   RUNS=$runs STEPS=$select_step bash "$here/multi_gpu_runs.sh" "$(left)"
 fi
 

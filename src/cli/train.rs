@@ -1,6 +1,6 @@
 //! `silot train`: train SILOT from an experiment file, resumable.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -67,9 +67,11 @@ pub struct TrainArgs {
     /// Training seed (parameter init, training clips, noise) in place of the config's
     /// `[train] seed`, for runs of one config under several seeds; a resumed run needs the same
     /// one. The validation clips stay those of `[train] val_seed`, so the runs' validation losses
-    /// compare.
-    #[arg(long)]
-    pub seed: Option<u64>,
+    /// compare. Several (`--seed 1 --seed 2` or `--seed 1,2`) train one run per seed at once in
+    /// this process, one thread each, in `OUT/s<SEED>`: on a GPU their kernels go to separate
+    /// streams of one context instead of contexts the GPU time-slices between processes.
+    #[arg(long, value_delimiter = ',')]
+    pub seed: Vec<u64>,
     /// Also keep a full checkpoint every this many steps in RUN/kept/step-NNNNNNNN/ (for
     /// scoring several points of a run, or `silot average`).
     #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -105,7 +107,7 @@ fn rollout_source(
     })
 }
 
-/// Run training.
+/// Run training: one run, or with several `--seed`s one run per seed at once.
 pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     if a.composed_ops {
         crate::nn::set_fused_epilogues(false);
@@ -113,8 +115,75 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         crate::nn::set_fused_optimizer(false);
     }
     let exp = registry::load_experiment(&a.config)?;
+    match a.seed.as_slice() {
+        [] => println!("{}", train_one(&a, &exp, None, &a.out, true)?),
+        [seed] => println!("{}", train_one(&a, &exp, Some(*seed), &a.out, true)?),
+        seeds => train_seeds(&a, &exp, seeds)?,
+    }
+    Ok(())
+}
+
+/// The run directory of `seed` when several train at once under `out`.
+pub fn seed_run_dir(out: &Path, seed: u64) -> PathBuf {
+    out.join(format!("s{seed}"))
+}
+
+/// One run per seed, each on its own thread with its own device handle, in
+/// [`seed_run_dir`]s of `a.out`; every run goes on when another fails, and the failures are
+/// reported together at the end.
+fn train_seeds(a: &TrainArgs, exp: &ExperimentConfig, seeds: &[u64]) -> anyhow::Result<()> {
+    if let Some(s) = seeds
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| seeds[..i].contains(s).then_some(s))
+    {
+        anyhow::bail!("--seed {s} is given twice; give each seed once");
+    }
+    let results: Vec<anyhow::Result<String>> = std::thread::scope(|scope| {
+        let runs: Vec<_> = seeds
+            .iter()
+            .map(|&seed| {
+                scope.spawn(move || {
+                    train_one(a, exp, Some(seed), &seed_run_dir(&a.out, seed), false)
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|r| {
+                r.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the training thread panicked")))
+            })
+            .collect()
+    });
+    let mut failed = Vec::new();
+    for (seed, r) in seeds.iter().zip(results) {
+        match r {
+            Ok(line) => println!("seed {seed}: {line}"),
+            Err(e) => {
+                eprintln!("seed {seed}: error: {e:#}");
+                failed.push(seed.to_string());
+            }
+        }
+    }
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "the runs of seed(s) {} failed (errors above)",
+            failed.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Train one run in `out` (under `seed` if given) on a device of its own; the summary line.
+fn train_one(
+    a: &TrainArgs,
+    exp: &ExperimentConfig,
+    seed: Option<u64>,
+    out: &Path,
+    progress: bool,
+) -> anyhow::Result<String> {
     let mut cfg = exp.run_config(&a.config)?;
-    if let Some(seed) = a.seed {
+    if let Some(seed) = seed {
         cfg.train.seed = seed;
     }
     cfg.validate()?;
@@ -126,8 +195,8 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     {
         Some(dir) => (Box::new(DatasetSource::open(dir)?), None),
         None => (
-            rollout_source(&exp, &cfg, Split::Train, CLIP_GAP, fresh)?,
-            Some(rollout_source(&exp, &cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
+            rollout_source(exp, &cfg, Split::Train, CLIP_GAP, fresh)?,
+            Some(rollout_source(exp, &cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
         ),
     };
     let mut validator = match val_source {
@@ -137,20 +206,20 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
     let opts = TrainOptions {
         steps: a.steps,
         device,
-        progress: true,
+        progress,
         time_limit: a.time_limit.map(std::time::Duration::from_secs_f64),
         reset_optimizer: a.reset_optimizer,
         start_stage: a.start_stage,
-        branch_from: a.branch_from,
+        branch_from: a.branch_from.clone(),
         keep_every: a.keep_every,
     };
-    let summary = run_with_validator(&cfg, &a.out, source.as_mut(), &mut validator, opts)?;
+    let summary = run_with_validator(&cfg, out, source.as_mut(), &mut validator, opts)?;
     let last = if summary.steps_this_run > 0 {
         format!("last loss {:.3}", summary.last.total)
     } else {
         "nothing to train: the run was already there".to_string()
     };
-    println!(
+    Ok(format!(
         "trained to step {} (stage {} of {}{}); {last}; run directory {}",
         summary.steps,
         summary.stage + 1,
@@ -162,9 +231,8 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         } else {
             ""
         },
-        a.out.display()
-    );
-    Ok(())
+        out.display()
+    ))
 }
 
 /// `--time-limit`: a positive, finite number of seconds.
