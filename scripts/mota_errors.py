@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Where MOTA's errors are, from `silot eval --dump-frames --json REPORT` reports.
+
+Per frame, predictions above the report's MOT presence threshold are matched to the ground truth
+one-to-one (Hungarian on 1 - IoU, pairs of IoU < 0.5 forbidden, as the MOTA does; no identity
+continuity, so this is MOTA's per-frame part: switches, negligible for SILOT, are not counted).
+The unmatched are counted per ground-truth object by place: the score rows (box centre above
+--top-rows; Space Invaders' score digits), thin objects (ground truth at most --thin px wide:
+bullets), the rest.
+
+    python3 scripts/mota_errors.py REPORT.json...   (needs numpy and scipy)
+"""
+import argparse
+import collections
+import json
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+
+def iou(a, b):
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    inter = max(0.0, h) * max(0.0, w)
+    area = lambda r: (r["bottom"] - r["top"]) * (r["right"] - r["left"])
+    union = area(a) + area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def errors(report, top_rows, thin):
+    """Counts of unmatched predictions (fp) and ground truth (miss) by place; #ground truth."""
+    threshold = report["thresholds"]["obj_threshold"] if "thresholds" in report else 0.05
+    counts, n_gt = collections.Counter(), 0
+    for frame in report["frames_detail"]:
+        preds = [p for p in frame["pred"] if p["score"] > threshold]
+        gts = frame["gt"]
+        n_gt += len(gts)
+        matched_g, matched_p = set(), set()
+        if gts and preds:
+            m = np.array([[iou(g, p) for p in preds] for g in gts])
+            cost = np.where(m >= 0.5, 1.0 - m, 1e6)
+            for i, j in zip(*linear_sum_assignment(cost)):
+                if cost[i, j] < 1e5:
+                    matched_g.add(i)
+                    matched_p.add(j)
+        place = lambda r: "score rows" if r["top"] + r["bottom"] < 2 * top_rows else None
+        for j, p in enumerate(preds):
+            if j not in matched_p:
+                counts["fp " + (place(p) or "elsewhere")] += 1
+        for i, g in enumerate(gts):
+            if i not in matched_g:
+                thin_g = g["right"] - g["left"] <= thin
+                counts["miss " + (place(g) or ("thin" if thin_g else "other"))] += 1
+    return counts, n_gt
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("reports", nargs="+")
+    ap.add_argument("--top-rows", type=float, default=25.0)
+    ap.add_argument("--thin", type=float, default=3.0)
+    a = ap.parse_args()
+    for path in a.reports:
+        report = json.load(open(path))
+        if "frames_detail" not in report:
+            raise SystemExit(f"{path}: no frames_detail; make it with `silot eval --dump-frames`")
+        counts, n_gt = errors(report, a.top_rows, a.thin)
+        cells = ", ".join(f"{k} {v / n_gt:.3f}" for k, v in sorted(counts.items()))
+        print(f"{path}: MOTA {report['mota']:.3f}; per ground-truth object: {cells}")
+
+
+if __name__ == "__main__":
+    main()
