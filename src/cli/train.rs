@@ -124,7 +124,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
 }
 
 /// The run directory of `seed` when several train at once under `out`.
-pub fn seed_run_dir(out: &Path, seed: u64) -> PathBuf {
+fn seed_run_dir(out: &Path, seed: u64) -> PathBuf {
     out.join(format!("s{seed}"))
 }
 
