@@ -322,7 +322,13 @@ test_device!(
 
 /// Parameters (sorted by name) and losses after `steps` training steps from the smoke config.
 fn train(dev: &Device, steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
-    let cfg = smoke_cfg();
+    train_seeded(dev, steps, smoke_cfg().train.seed)
+}
+
+/// [`train`] under training seed `seed`.
+fn train_seeded(dev: &Device, steps: usize, seed: u64) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let mut cfg = smoke_cfg();
+    cfg.train.seed = seed;
     let mut tr = Trainer::new(&cfg, dev).unwrap();
     let clip = moving_squares(4, 4, 24, 24, 3).to_device(dev).unwrap();
     let off = Tensor::zeros((4, 2), DType::F32, dev).unwrap();
@@ -364,7 +370,22 @@ test_device!(one_adam_step_matches_cpu, adam_step_cpu, adam_step_cuda);
 fn training_is_reproducible(dev: &Device) {
     let (pa, la) = train(dev, 3);
     let (pb, lb) = train(dev, 3);
-    for (a, b) in la.iter().zip(&lb) {
+    assert_same_training(dev, (&pa, &la), (&pb, &lb));
+}
+test_device!(
+    training_is_reproducible,
+    reproducible_cpu,
+    reproducible_cuda
+);
+
+/// Two trainings (parameters, losses) on `dev` agree: to rounding on a GPU (atomic adds in
+/// some backward kernels), exactly on the CPU.
+fn assert_same_training(
+    dev: &Device,
+    (pa, la): (&[Vec<f64>], &[f64]),
+    (pb, lb): (&[Vec<f64>], &[f64]),
+) {
+    for (a, b) in la.iter().zip(lb) {
         assert!(
             (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
             "losses {la:?} vs {lb:?}"
@@ -393,10 +414,47 @@ fn training_is_reproducible(dev: &Device) {
         assert_eq!(pa, pb);
     }
 }
+
+/// Two trainers at once, one per thread, each on a device handle of its own (what `silot train
+/// --seed A,B` does; on CUDA each thread's kernels go to its own stream) train as each does
+/// alone.
+fn concurrent_trainers_train_as_alone(dev: &Device) {
+    let own_device = || {
+        if dev.is_cuda() {
+            let d = Device::new_cuda(0).unwrap();
+            silot::nn::prepare_device(&d);
+            d
+        } else {
+            Device::Cpu
+        }
+    };
+    let seeds = [3u64, 4];
+    let alone: Vec<_> = seeds
+        .iter()
+        .map(|&s| train_seeded(&own_device(), 3, s))
+        .collect();
+    let together: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = seeds
+            .iter()
+            .map(|&s| {
+                let own_device = &own_device;
+                scope.spawn(move || train_seeded(&own_device(), 3, s))
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for ((pa, la), (pb, lb)) in alone.iter().zip(&together) {
+        assert_same_training(dev, (pa, la), (pb, lb));
+    }
+    assert_ne!(
+        alone[0].1, alone[1].1,
+        "the two seeds should train differently"
+    );
+}
 test_device!(
-    training_is_reproducible,
-    reproducible_cpu,
-    reproducible_cuda
+    concurrent_trainers_train_as_alone,
+    concurrent_trainers_cpu,
+    concurrent_trainers_cuda
 );
 
 /// The object-centric wrapper's encoder on `dev` against the CPU: two streams, three frames.
