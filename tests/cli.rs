@@ -753,3 +753,32 @@ fn several_seeds_train_at_once_each_as_alone() {
         &["--seed 2", "twice"],
     );
 }
+
+#[test]
+fn log_lines_of_several_seeds_name_their_seed_in_plain_text() {
+    // Two runs in one process log into one stream: each line says which seed it is from, and a
+    // log written to a file (not a terminal) carries no colour codes.
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base");
+    train_smoke(&base, "2", &[]);
+    let out = Command::new(env!("CARGO_BIN_EXE_silot"))
+        .args([
+            "train", "--config", "smoke", "--steps", "3", "--seed", "3,4",
+        ])
+        .args(["--out", arg(&dir.path().join("both"))])
+        .args(["--branch-from", arg(&base.join("checkpoint"))])
+        .env("SILOT_LOG", "info")
+        .output()
+        .expect("run silot");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for seed in ["3", "4"] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.contains(&format!("run{{seed={seed}}}")) && l.contains("started from")),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+}

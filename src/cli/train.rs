@@ -144,6 +144,9 @@ fn train_seeds(a: &TrainArgs, exp: &ExperimentConfig, seeds: &[u64]) -> anyhow::
             .iter()
             .map(|&seed| {
                 scope.spawn(move || {
+                    // Every log line of this run names its seed (a warn-level span, so that it
+                    // shows under the default `warn` filter too).
+                    let _span = tracing::warn_span!("run", seed).entered();
                     train_one(a, exp, Some(seed), &seed_run_dir(&a.out, seed), false)
                 })
             })
