@@ -22,10 +22,10 @@
 # be a validation step: stage 1 ends at 2,600, then validation every EVAL_EVERY stage steps),
 # VAL_CLIPS 64, EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1
 # space_invaders_gpu_b64_stage2.toml, CONFIG2 space_invaders_gpu_b64_stage2_propscale025.toml
-# (both beside this script; a path, not an id); SHARE (below). With SCORE_SEEDS (e.g. "71001 72003 73007"),
-# once the chosen run has reached STEPS and while time is left, the encoder is scored on those
-# seeds (scripts/cuda/score_parallel.sh, JOBS as there; RUN_ROOT/scores/summary.txt) — after
-# the training, never beside it.
+# (both beside this script; a path, not an id); SHARE (below). With SCORE_SEEDS (e.g. "71001
+# 72003 73007"), once the chosen run has reached STEPS and while time is left, the encoder is
+# scored on those seeds (scripts/cuda/score_parallel.sh, JOBS as there;
+# RUN_ROOT/scores/summary.txt) — after the training, never beside it.
 set -euo pipefail
 secs=${1:?usage: recipe_best_of_seeds.sh SECONDS}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +41,7 @@ mkdir -p "$RUN_ROOT"
 # Validation only (stage 1 never reloads its best weights, stage 2 never stops early here), so
 # the training is CONFIG1's.
 case $config1 in /*) ;; *) [ -f "$config1" ] && config1=$PWD/$config1 ;; esac
+score_config=$config1  # the env the encoder is scored on (step 4)
 if [ ! -f "$RUN_ROOT/config1.toml" ]; then
   printf 'base = "%s"\n\n[train]\nn_val = %s\neval_every = %s\n' "$config1" "${VAL_CLIPS:-64}" \
     "${EVAL_EVERY:-500}" >"$RUN_ROOT/config1.toml"
@@ -58,8 +59,10 @@ for s in $seeds; do
   runs="$runs s$s=$config1"
   export "TRAIN_ARGS_s$s=--seed $s"
 done
+# step of the checkpoint in DIR (0 if none), as multi_gpu_runs.sh reads it.
 step_of() {
-  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null | head -1 | grep . || echo 0
+  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null |
+    head -1 | grep . || echo 0
 }
 if [ ! -f "$RUN_ROOT/choice.txt" ] && [ "${SHARE:-processes}" = threads ]; then
   behind=0
@@ -72,7 +75,8 @@ if [ ! -f "$RUN_ROOT/choice.txt" ] && [ "${SHARE:-processes}" = threads ]; then
     t0=$(date +%s)
     silot train --device "${DEVICE:-cuda}" --time-limit "$(($(left) - 15))" ${TRAIN_ARGS:-} \
       --config "$config1" --out "$RUN_ROOT/seeds" --steps "$select_step" \
-      --seed "$(echo $seeds | tr ' ' ,)" >>"$RUN_ROOT/seeds.log" 2>&1 || echo "silot train failed (see $RUN_ROOT/seeds.log)" >&2
+      --seed "$(echo $seeds | tr ' ' ,)" >>"$RUN_ROOT/seeds.log" 2>&1 ||
+      echo "silot train failed (see $RUN_ROOT/seeds.log)" >&2
     echo $(($(date +%s) - t0)) >>"$RUN_ROOT/seeds.log.seconds"
     tail -n "$(echo $seeds | wc -w)" "$RUN_ROOT/seeds.log"
   fi
@@ -112,9 +116,9 @@ export "TRAIN_ARGS_best=--seed $best"
 RUNS="best=$config1@${SWITCH_STEP:-4671}+$config2" bash "$here/multi_gpu_runs.sh" "$(left)"
 
 # 4. Optionally score the finished encoder (on the full frames, as `silot eval` does).
-encoder=$RUN_ROOT/best/phase2/checkpoint
-at=$(sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$encoder/state.json" 2>/dev/null | head -1)
-if [ -n "${SCORE_SEEDS:-}" ] && [ "${at:-0}" -ge "${STEPS:-6267}" ] && [ "$(left)" -gt 20 ]; then
-  SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" "${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}" \
-    "$RUN_ROOT/scores" "$encoder" || echo "scoring stopped at the deadline; run the same command again" >&2
+if [ -n "${SCORE_SEEDS:-}" ] && [ "$(step_of "$RUN_ROOT/best/phase2")" -ge "${STEPS:-6267}" ] &&
+  [ "$(left)" -gt 20 ]; then
+  SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" "$score_config" \
+    "$RUN_ROOT/scores" "$RUN_ROOT/best/phase2/checkpoint" ||
+    echo "scoring stopped at the deadline; run the same command again" >&2
 fi
