@@ -252,6 +252,24 @@ fn ops(dev: &Device, iters: usize) -> Result<()> {
     Ok(())
 }
 
+/// A trainer of `cfg` at schedule step `at_step` on `dev`, with a uniform-noise clip batch
+/// (drawn from `input_seed`) and zero crop offsets: what every training measurement steps.
+fn bench_trainer(
+    cfg: &RunConfig,
+    dev: &Device,
+    at_step: u64,
+    input_seed: u64,
+) -> Result<(Trainer, Tensor, Tensor)> {
+    let [h, w] = cfg.model.image_size;
+    let b = cfg.train.batch_size;
+    let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, input_seed, dev)?;
+    let off = Tensor::zeros((b, 2), DType::F32, dev)?;
+    let mut tr = Trainer::new(cfg, dev)?;
+    tr.progress.global_step = at_step;
+    tr.progress.stage_step = at_step;
+    Ok((tr, x, off))
+}
+
 fn train(
     dev: &Device,
     iters: usize,
@@ -287,13 +305,8 @@ fn train(
         .map(|(_, label, cfg)| (label, cfg))
     });
     for (label, cfg) in configs {
-        let [h, w] = cfg.model.image_size;
         let b = cfg.train.batch_size;
-        let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, 0, dev)?;
-        let off = Tensor::zeros((b, 2), DType::F32, dev)?;
-        let mut tr = Trainer::new(&cfg, dev)?;
-        tr.progress.global_step = at_step;
-        tr.progress.stage_step = at_step;
+        let (mut tr, x, off) = bench_trainer(&cfg, dev, at_step, 0)?;
         let s = time(dev, 3, iters, &mut || {
             black_box(tr.train_step(&x, &off)?);
             Ok(())
@@ -337,13 +350,7 @@ fn train_concurrent(
                     let dev = open(arg)?;
                     let mut cfg = cfg.clone();
                     cfg.train.seed = i as u64;
-                    let [h, w] = cfg.model.image_size;
-                    let b = cfg.train.batch_size;
-                    let x = uniform(&[b, cfg.train.n_frames, 3, h, w], 0.0, 1.0, i as u64, &dev)?;
-                    let off = Tensor::zeros((b, 2), DType::F32, &dev)?;
-                    let mut tr = Trainer::new(&cfg, &dev)?;
-                    tr.progress.global_step = at_step;
-                    tr.progress.stage_step = at_step;
+                    let (mut tr, x, off) = bench_trainer(&cfg, &dev, at_step, i as u64)?;
                     for _ in 0..warm {
                         black_box(tr.train_step(&x, &off)?);
                     }
@@ -415,12 +422,7 @@ fn census(dev: &Device, batch: usize, sets: &[String], at_step: u64) -> Result<(
             continue;
         }
         cfg.train.batch_size = batch;
-        let [h, w] = cfg.model.image_size;
-        let x = uniform(&[batch, cfg.train.n_frames, 3, h, w], 0.0, 1.0, 0, dev)?;
-        let off = Tensor::zeros((batch, 2), DType::F32, dev)?;
-        let mut tr = Trainer::new(&cfg, dev)?;
-        tr.progress.global_step = at_step;
-        tr.progress.stage_step = at_step;
+        let (mut tr, x, off) = bench_trainer(&cfg, dev, at_step, 0)?;
         tr.train_step(&x, &off)?; // warm-up: lazily built state
         let census = TensorCensus::default();
         let sub = tracing_subscriber::registry().with(census.clone());
