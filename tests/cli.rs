@@ -1,12 +1,27 @@
 //! End-to-end tests of the `silot` binary.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The binary under test: `SILOT_BIN` if set, else the one cargo built, else (test binaries
+/// copied to another machine, as to the GPU machine, where the build path is absent) `silot`
+/// on PATH.
+fn silot_command() -> Command {
+    let built = Path::new(env!("CARGO_BIN_EXE_silot"));
+    let bin = std::env::var_os("SILOT_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            if built.exists() {
+                built.to_path_buf()
+            } else {
+                PathBuf::from("silot")
+            }
+        });
+    Command::new(bin)
+}
+
 fn silot(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_silot"))
-        .args(args)
-        .output()
-        .expect("run silot");
+    let out = silot_command().args(args).output().expect("run silot");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -48,12 +63,12 @@ fn eval_smoke_silot(checkpoint: &str, extra: &[&str]) -> String {
     silot_ok(&args)
 }
 
-fn arg(p: &std::path::Path) -> &str {
+fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
 /// `silot train --config smoke --out OUT --steps STEPS EXTRA...`; its stdout.
-fn train_smoke(out: &std::path::Path, steps: &str, extra: &[&str]) -> String {
+fn train_smoke(out: &Path, steps: &str, extra: &[&str]) -> String {
     let mut args = vec![
         "train",
         "--config",
@@ -118,7 +133,7 @@ fn bad_toml_key_names_file_and_key() {
 #[test]
 fn rollout_writes_a_readable_dataset_with_ground_truth() {
     let dir = tempfile::tempdir().unwrap();
-    let rollout = |out: &std::path::Path, extra: &[&str]| {
+    let rollout = |out: &Path, extra: &[&str]| {
         let mut args = vec!["rollout", "--env", "scattered_shapes", "--clips", "3"];
         args.extend(["--seed", "5", "--out", arg(out)]);
         args.extend(extra);
@@ -285,7 +300,7 @@ fn train_smoke_writes_metrics_and_resumes() {
     let stdout = train_smoke(&run, "3", &[]);
     assert!(stdout.contains("trained to step 3"), "{stdout}");
     assert!(run.join("config.toml").exists());
-    let lines = |p: &std::path::Path| std::fs::read_to_string(p).unwrap().lines().count();
+    let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
     let first = lines(&run.join("metrics.jsonl"));
     assert!(first >= 3, "one JSON line per logged step");
     let rec: serde_json::Value = serde_json::from_str(
@@ -459,7 +474,7 @@ fn average_then_branch_from_the_average() {
     let (run, early) = (dir.path().join("run"), dir.path().join("early"));
     let train_to = |steps: &str| train_smoke(&run, steps, &[]);
     train_to("2");
-    let copy = |from: &std::path::Path, to: &std::path::Path| {
+    let copy = |from: &Path, to: &Path| {
         std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap() {
             let e = e.unwrap();
@@ -614,7 +629,7 @@ fn composed_ops_train_as_the_fused_ones() {
 #[test]
 fn train_seed_flag_replaces_the_configs_seed() {
     let dir = tempfile::tempdir().unwrap();
-    let first_record = |run: &std::path::Path| -> serde_json::Value {
+    let first_record = |run: &Path| -> serde_json::Value {
         let text = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
         serde_json::from_str(text.lines().next().unwrap()).unwrap()
     };
@@ -704,14 +719,14 @@ fn several_seeds_train_at_once_each_as_alone() {
     // the one `--seed N` alone gives (records equal, validation included), and the same command
     // resumes both.
     let dir = tempfile::tempdir().unwrap();
-    let records = |run: &std::path::Path| -> Vec<serde_json::Value> {
+    let records = |run: &Path| -> Vec<serde_json::Value> {
         std::fs::read_to_string(run.join("metrics.jsonl"))
             .unwrap()
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
     };
-    let totals = |run: &std::path::Path| -> Vec<(String, f64)> {
+    let totals = |run: &Path| -> Vec<(String, f64)> {
         records(run)
             .iter()
             .map(|r| {
@@ -761,7 +776,7 @@ fn log_lines_of_several_seeds_name_their_seed_in_plain_text() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("base");
     train_smoke(&base, "2", &[]);
-    let out = Command::new(env!("CARGO_BIN_EXE_silot"))
+    let out = silot_command()
         .args([
             "train", "--config", "smoke", "--steps", "3", "--seed", "3,4",
         ])

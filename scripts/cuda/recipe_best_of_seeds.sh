@@ -11,16 +11,24 @@
 # recipe per H200): two seeds to 3,600 take ~1,000 s sharing the GPU, ~350 s more than one run;
 # the winners scored MOTA 0.81-0.82, count error 1.6-1.7 at step ~5,140
 # (benches/results/cuda_train_space_invaders_session16.md). Score checkpoints after the training,
-# not beside it: that slowed the winners' steps by 15-25 %.
+# not beside it: that slowed the winners' steps by 15-25 %. Seventeenth session
+# (benches/results/cuda_train_space_invaders_session17.md): 3 of 6 fresh seeds boxed aliens in
+# pairs, and at step 2,500 the total ranked a pairs run first; their box width (label-free: the
+# presence-weighted mean width of the model's boxes) told them apart from step 2,000 on in all
+# ten runs that logged it (17.4-19.1 px against 9.5-10.9), hence MAX_BOX_WIDTH below.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
 # Stops at a deadline SECONDS from now; the same command resumes (on the same machine: the runs
 # live in RUN_ROOT, default /tmp/bos). The encoder to use is RUN_ROOT/best/phase2/checkpoint;
-# RUN_ROOT/choice.txt records the choice. The runs go through scripts/cuda/multi_gpu_runs.sh
-# (GPU assignment, TRAIN_ARGS, DEVICE as there). Defaults: SEEDS "0 7", SELECT_STEP 3600 (must
-# be a validation step: stage 1 ends at 2,600, then validation every EVAL_EVERY stage steps),
-# VAL_CLIPS 64, EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1
+# RUN_ROOT/choice.txt records the choice; seeds whose validation box width at SELECT_STEP exceeds
+# MAX_BOX_WIDTH px (default 14; 0 turns the check off) are not chosen, and if every seed is
+# excluded the script exits with status 3 (start again with other SEEDS and a new RUN_ROOT); at
+# step 1,500 a working run's width has reached 15.7 px, so the check wants SELECT_STEP >= 2,000.
+# The runs go through scripts/cuda/multi_gpu_runs.sh (GPU assignment, TRAIN_ARGS, DEVICE as
+# there). Defaults: SEEDS "0 7", SELECT_STEP 3600 (must be a validation step: stage 1 ends at
+# 2,600, then validation every EVAL_EVERY stage steps), VAL_CLIPS 64, EVAL_EVERY 500,
+# SWITCH_STEP 4671, STEPS 6267, CONFIG1
 # space_invaders_gpu_b64_stage2.toml, CONFIG2 space_invaders_gpu_b64_stage2_propscale025.toml
 # (both beside this script; a path, not an id); SHARE (below). With SCORE_SEEDS (e.g. "71001
 # 72003 73007"), once the chosen run has reached STEPS and while time is left, the encoder is
@@ -53,7 +61,8 @@ left() { echo $((deadline - $(date +%s))); }
 # 1. Every seed to SELECT_STEP: SHARE=processes (default) one `silot train` per seed through
 # multi_gpu_runs.sh (spread over the GPUs it is given); SHARE=threads one `silot train --seed
 # A,B,...` for all on the first GPU, one thread and CUDA stream per seed (RUN_ROOT/seeds/sN,
-# linked as RUN_ROOT/sN/run; log RUN_ROOT/seeds.log).
+# linked as RUN_ROOT/sN/run; log RUN_ROOT/seeds.log). On an H200 two processes train 1.38x one
+# run's steps per second, two threads 0.98x (seventeenth session): keep processes on a GPU.
 runs=""
 for s in $seeds; do
   runs="$runs s$s=$config1"
@@ -84,11 +93,15 @@ elif [ ! -f "$RUN_ROOT/choice.txt" ]; then
   RUNS=$runs STEPS=$select_step bash "$here/multi_gpu_runs.sh" "$(left)"
 fi
 
-# 2. The seed of lowest validation loss (SELECT_BY) at SELECT_STEP, once every seed is there.
+# 2. The seed of lowest validation loss (SELECT_BY) at SELECT_STEP, once every seed is there,
+# among the seeds whose boxes are not twice an alien's width (MAX_BOX_WIDTH, below).
 if [ ! -f "$RUN_ROOT/choice.txt" ]; then
-  python3 - "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" $seeds >"$RUN_ROOT/choice.tmp" <<'PY' || exit 0
+  rc=0
+  python3 - "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" "${MAX_BOX_WIDTH:-14}" $seeds \
+    >"$RUN_ROOT/choice.tmp" <<'PY' || rc=$?
 import json, sys
-root, step, key, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+root, step, key, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
+max_width = float(sys.argv[4])
 scores = {}
 for s in seeds:
     rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
@@ -96,13 +109,27 @@ for s in seeds:
     if not val:
         sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
     scores[s] = val[-1]
-best = min(scores, key=lambda s: scores[s][key])
-print(best)
+def paired(s):
+    return max_width > 0 and scores[s].get("box_width_px", 0) > max_width
+left = [s for s in scores if not paired(s)]
+best = min(left, key=lambda s: scores[s][key]) if left else None
+print(best or "none")
 for s, v in scores.items():
     print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
           f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px)"
-          + ("  <- chosen" if s == best else ""))
+          + ("  <- chosen" if s == best else "")
+          + (f"  excluded: box width > {max_width:g} px (aliens boxed in pairs)"
+             if paired(s) else ""))
+if best is None:
+    print(f"every seed boxes aliens in pairs at step {step}: run again with other SEEDS and a new "
+          "RUN_ROOT")
+    sys.exit(3)
 PY
+  # 3: every seed excluded (the listing says so); else not every seed is there yet.
+  if [ "$rc" != 0 ]; then
+    cat "$RUN_ROOT/choice.tmp"
+    exit $((rc == 3 ? 3 : 0))
+  fi
   mv "$RUN_ROOT/choice.tmp" "$RUN_ROOT/choice.txt"
   cat "$RUN_ROOT/choice.txt"
 fi
