@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# One best-of-seeds recipe (scripts/cuda/recipe_best_of_seeds.sh) per GPU, each resumable, each
+# starting again with its spare seeds (in RUN_ROOT_BASE/rG2) when every seed of its first draw
+# boxes aliens in pairs (the recipe's exit status 3). All stop at one deadline SECONDS from now;
+# the same command on the same warm machine resumes them.
+#
+#   RECIPES="31,32/35,36 33,34/37,38" bash ship/run.sh bash scripts/cuda/recipe_per_gpu.sh SECONDS
+#
+# RECIPES: one entry per GPU (GPU i gets the i-th), SEEDS/SPARE_SEEDS comma-separated. The
+# recipe's own variables (SELECT_STEP, MAX_BOX_WIDTH, STEPS, TRAIN_ARGS, SHARE, CONFIG1, ...)
+# pass through; SELECT_STEP defaults to 2000 here (box width tells pairs runs apart from there
+# on; benches/results/cuda_train_space_invaders_session17.md). Runs live in RUN_ROOT_BASE
+# (default /tmp/rpg)/rG, logs in RUN_ROOT_BASE/rG.out. With OUT set (the GPU machine's output
+# folder) the logs (no weights) go to OUT/logs_TAG.tgz (TAG default: the time), and with
+# WEIGHTS=1 each finished or latest winner's weights to OUT/wrG*.tar.xz.part-* (15 MiB parts).
+set -uo pipefail
+secs=${1:?usage: recipe_per_gpu.sh SECONDS}
+here=$(cd "$(dirname "$0")" && pwd)
+t0=$(date +%s)
+base=${RUN_ROOT_BASE:-/tmp/rpg}
+mkdir -p "$base"
+
+# One recipe: GPU SEEDS SPARE_SEEDS (space-separated lists).
+recipe() {
+  local gpu=$1 name=r$1 root=$base/r$1 seeds=$2
+  if [ -f "$base/$name.spare" ]; then root=$base/${name}2 seeds=$3; fi
+  local left=$((t0 + secs - $(date +%s)))
+  [ "$left" -gt 20 ] || return 0
+  CUDA_VISIBLE_DEVICES=$gpu SELECT_STEP=${SELECT_STEP:-2000} SEEDS="$seeds" RUN_ROOT=$root \
+    bash "$here/recipe_best_of_seeds.sh" "$left" >>"$base/$name.out" 2>&1
+  local rc=$?
+  echo "== $name ($root, seeds $seeds) exit $rc at $(date +%T)" >>"$base/$name.out"
+  if [ "$rc" = 3 ] && [ ! -f "$base/$name.spare" ] && [ -n "$3" ]; then
+    touch "$base/$name.spare"
+    recipe "$@"
+  fi
+}
+
+gpu=0
+for entry in ${RECIPES:?set RECIPES="SEEDS/SPARE_SEEDS ..." e.g. "31,32/35,36 33,34/37,38"}; do
+  spare=""
+  [[ $entry == */* ]] && spare=$(echo "${entry#*/}" | tr , ' ')
+  recipe "$gpu" "$(echo "${entry%%/*}" | tr , ' ')" "$spare" &
+  gpu=$((gpu + 1))
+done
+wait
+
+echo "== done after $(($(date +%s) - t0)) s"
+for out in "$base"/r*.out; do
+  name=$(basename "$out" .out)
+  echo "-- $name"
+  tail -n 4 "$out"
+  for root in "$base/$name" "$base/${name}2"; do
+    [ -d "$root" ] || continue
+    cat "$root/choice.txt" 2>/dev/null
+    for d in "$root"/s*/ "$root/best/"; do
+      [ -f "$d/train_seconds" ] && echo "$d: $(cat "$d/train_seconds") s in silot train"
+    done
+  done
+done
+[ -n "${OUT:-}" ] || exit 0
+tar czf "$OUT/logs_${TAG:-$(date +%H%M%S)}.tgz" --exclude='*.safetensors' -C "$base" . 2>/dev/null
+[ "${WEIGHTS:-0}" = 1 ] || exit 0
+for root in "$base"/r*/; do
+  w=$root/best/phase2/checkpoint
+  [ -f "$w/weights.safetensors" ] || w=$root/best/phase1/checkpoint
+  [ -f "$w/weights.safetensors" ] || continue
+  tar cf - -C "$w" weights.safetensors state.json config.toml | xz -T0 -1 |
+    split -b 15M - "$OUT/w$(basename "$root").tar.xz.part-"
+done
+ls -la "$OUT"
