@@ -11,6 +11,7 @@ mod model_forward;
 mod model_gradients;
 mod model_train;
 mod model_util;
+mod recipe_scripts;
 mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;

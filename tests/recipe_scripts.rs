@@ -1,0 +1,137 @@
+//! The GPU recipe scripts (`scripts/cuda/recipe_best_of_seeds.sh`, `recipe_per_gpu.sh`) run
+//! end to end on the CPU with the smoke config: they decide what scarce GPU time trains, so
+//! their choice, resumption and stop rules are tested here rather than first on the GPU.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `bash scripts/cuda/SCRIPT 120` with the smoke config in both phases (validation every 2
+/// steps, the choice at 4, switch at 6, end at 8), `silot` of this build first on PATH, and
+/// `vars` on top.
+fn run_script(script: &str, vars: &[(&str, &str)]) -> Output {
+    let silot = Path::new(env!("CARGO_BIN_EXE_silot"));
+    let path = format!(
+        "{}:{}",
+        silot.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let smoke = repo().join("envs/smoke.toml");
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo().join("scripts/cuda").join(script))
+        .arg("120")
+        .current_dir(repo())
+        .env("PATH", path)
+        .env("DEVICE", "cpu")
+        .env("CONFIG1", &smoke)
+        .env("CONFIG2", &smoke)
+        .env("EVAL_EVERY", "2")
+        .env("VAL_CLIPS", "2")
+        .env("SELECT_STEP", "4")
+        .env("SWITCH_STEP", "6")
+        .env("STEPS", "8")
+        .env_remove("CUDA_VISIBLE_DEVICES");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run bash")
+}
+
+/// The step of the checkpoint in `run` (0 if none).
+fn step_of(run: &Path) -> u64 {
+    std::fs::read_to_string(run.join("checkpoint/state.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .and_then(|v| v["step"].as_u64())
+        .unwrap_or(0)
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn best_of_seeds_chooses_the_lower_total_and_trains_it_through_both_phases() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bos");
+    let root_s = root.to_str().unwrap();
+    let vars = [
+        ("SEEDS", "1 2"),
+        ("RUN_ROOT", root_s),
+        ("MAX_BOX_WIDTH", "0"),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let choice = std::fs::read_to_string(root.join("choice.txt")).unwrap();
+    let best = choice.lines().next().unwrap();
+    assert!(best == "1" || best == "2", "{choice}");
+    // The chosen seed's validation total at step 4 is the lower one, as choice.txt lists it.
+    let total = |seed: &str| -> f64 {
+        let line = choice
+            .lines()
+            .find(|l| l.starts_with(&format!("seed {seed}:")))
+            .unwrap();
+        let after = line.split("(total ").nth(1).unwrap();
+        after.split(',').next().unwrap().parse().unwrap()
+    };
+    let other = if best == "1" { "2" } else { "1" };
+    assert!(total(best) <= total(other), "{choice}");
+    assert_eq!(step_of(&root.join(format!("s{best}/run"))), 6);
+    assert_eq!(step_of(&root.join(format!("s{other}/run"))), 4);
+    assert_eq!(step_of(&root.join("best/phase2")), 8);
+    // The same command again resumes: nothing left to train, the choice stands.
+    let again = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(
+        std::fs::read_to_string(root.join("choice.txt")).unwrap(),
+        choice
+    );
+    assert_eq!(step_of(&root.join("best/phase2")), 8);
+}
+
+#[test]
+fn best_of_seeds_stops_with_status_3_when_every_seed_is_too_wide() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bos");
+    let vars = [
+        ("SEEDS", "1 2"),
+        ("RUN_ROOT", root.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0.001"),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &vars);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("every seed boxes aliens in pairs"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("excluded: box width").count(), 2, "{stdout}");
+    assert!(!root.join("choice.txt").exists());
+    assert!(!root.join("best").exists());
+}
+
+#[test]
+fn per_gpu_recipes_start_again_with_their_spare_seeds_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let vars = [
+        ("RECIPES", "1,2/3,4"),
+        ("RUN_ROOT_BASE", base.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0.001"),
+    ];
+    let out = run_script("recipe_per_gpu.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let log = std::fs::read_to_string(base.join("r0.out")).unwrap();
+    assert!(log.contains("seeds 1 2) exit 3"), "{log}");
+    assert!(log.contains("seeds 3 4) exit 3"), "{log}");
+    assert_eq!(log.matches(") exit ").count(), 2, "{log}");
+    assert_eq!(step_of(&base.join("r02/s3/run")), 4);
+}
