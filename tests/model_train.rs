@@ -46,6 +46,25 @@ fn same_seed_same_loss_trajectory() {
     assert_ne!(a[0].total, a[3].total);
 }
 
+#[test]
+fn learning_rate_ramps_up_after_the_training_wheels_when_asked() {
+    // Smoke config: wheels on for 5 steps; a 3-step warm-up gives lr/3, 2lr/3, lr, lr from there.
+    let mut cfg = smoke_cfg();
+    cfg.train.wheels_off_lr_warmup = 3;
+    let lr = cfg.train.lr;
+    let dev = Device::Cpu;
+    let clip = moving_squares(2, 4, 24, 24, 5);
+    let off = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
+    let mut tr = Trainer::new(&cfg, &dev).unwrap();
+    let got: Vec<f64> = (0..9)
+        .map(|_| tr.train_step(&clip, &off).unwrap().lr / lr)
+        .collect();
+    let want = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0 / 3.0, 2.0 / 3.0, 1.0, 1.0];
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() < 1e-12, "{got:?}");
+    }
+}
+
 /// Plain CPU training options: at most `steps` (else the config's), no progress bar, no time
 /// limit, optimiser and stage as saved.
 fn cpu_opts(steps: Option<u64>) -> TrainOptions {

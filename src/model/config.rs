@@ -545,6 +545,11 @@ pub struct TrainConfig {
     pub gradient_noise_scale: f64,
     /// Stop-gradient "training wheels" duration in steps (stage 1). Default 1000.
     pub training_wheels_steps: u64,
+    /// Once the training wheels come off, ramp stage 1's learning rate linearly from `lr / N` up
+    /// to `lr` over these N steps. Default 0 (off, as the reference). Not in the reference: the
+    /// gradient's norm jumps ~100x when the wheels come off, and runs that box Space Invaders
+    /// aliens in pairs settle there (benches/results/cuda_train_space_invaders_session17.md).
+    pub wheels_off_lr_warmup: u64,
     /// Count prior schedule `v(t) = (initial − final)·rate^{t/decay_steps} + final`; log-odds
     /// `log(v + 1e-6)`. Default initial 1e6.
     pub count_prior_initial: f64,
@@ -609,6 +614,7 @@ impl Default for TrainConfig {
             gradient_noise: true,
             gradient_noise_scale: 0.001,
             training_wheels_steps: 1000,
+            wheels_off_lr_warmup: 0,
             count_prior_initial: 1e6,
             count_prior_final: 0.0125,
             count_prior_decay_steps: 1000.0,

@@ -127,7 +127,7 @@ impl Trainer {
         let vars = sorted_vars(&varmap)?;
         let adam = Adam::new(
             vars.clone(),
-            adam_config(schedule::learning_rate(&cfg.train, 0)),
+            adam_config(schedule::learning_rate(&cfg.train, 0, 0)),
         )?;
         let t = &cfg.train;
         Ok(Self {
@@ -164,7 +164,7 @@ impl Trainer {
         let t = &self.cfg.train;
         let (stage, step) = (self.progress.stage, self.progress.stage_step);
         let n_frames = schedule::n_frames(t, stage, step);
-        let lr = schedule::learning_rate(t, stage);
+        let lr = schedule::learning_rate(t, stage, step);
         let count = schedule::count_prior_log_odds(t, stage, step);
         let mut ctx = StepCtx {
             rng: SeededRng::new(mix_seed(t.seed, NOISE_STREAM + self.progress.global_step)),
@@ -355,7 +355,7 @@ impl Trainer {
             EarlyStopping::new(t.patience, schedule::patience_start(t, self.progress.stage));
         self.adam = Adam::new(
             self.vars.clone(),
-            adam_config(schedule::learning_rate(t, self.progress.stage)),
+            adam_config(schedule::learning_rate(t, self.progress.stage, 0)),
         )?;
         Ok(())
     }

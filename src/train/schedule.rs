@@ -46,9 +46,17 @@ pub fn n_frames(cfg: &TrainConfig, stage: usize, step: u64) -> usize {
     (cfg.initial_n_frames + cfg.n_frames_scale * k).min(cfg.n_frames)
 }
 
-/// Learning rate of a stage: `lr / divisor^stage`.
-pub fn learning_rate(cfg: &TrainConfig, stage: usize) -> f64 {
-    cfg.lr / cfg.lr_stage_divisor.powi(stage as i32)
+/// Learning rate at stage-local `step`: `lr / divisor^stage`; in stage 0 with
+/// `wheels_off_lr_warmup = N > 0`, times `min(1, k / N)` on the k-th step (k = 1, 2, ...) after
+/// the training wheels come off.
+pub fn learning_rate(cfg: &TrainConfig, stage: usize, step: u64) -> f64 {
+    let lr = cfg.lr / cfg.lr_stage_divisor.powi(stage as i32);
+    let n = cfg.wheels_off_lr_warmup;
+    if stage > 0 || n == 0 || step < cfg.training_wheels_steps {
+        return lr;
+    }
+    let k = step - cfg.training_wheels_steps + 1;
+    lr * (k.min(n) as f64 / n as f64)
 }
 
 /// Step from which validations are eligible and early stopping may trigger.
@@ -151,7 +159,23 @@ mod tests {
         );
         assert!((gradient_noise_sigma(&c, 0, 1000) - 1e-4).abs() < 1e-12);
         assert_eq!(gradient_noise_sigma(&c, 1, 0), 0.0);
-        assert!((learning_rate(&c, 2) - 1e-4 / 9.0).abs() < 1e-15);
+        assert!((learning_rate(&c, 2, 0) - 1e-4 / 9.0).abs() < 1e-15);
+        assert_eq!(learning_rate(&c, 0, 1000), 1e-4);
+    }
+
+    #[test]
+    fn lr_warms_up_after_the_training_wheels_when_asked() {
+        let c = TrainConfig {
+            wheels_off_lr_warmup: 4,
+            ..TrainConfig::default()
+        };
+        let lr = |stage, step| learning_rate(&c, stage, step);
+        // Wheels on (steps < 1000): the full rate; then 1/4, 2/4, 3/4, 4/4, and full from there.
+        assert_eq!(lr(0, 999), 1e-4);
+        let ramp: Vec<f64> = (1000..1006).map(|s| lr(0, s) / 1e-4).collect();
+        assert_eq!(ramp, [0.25, 0.5, 0.75, 1.0, 1.0, 1.0]);
+        // Later stages have no wheels and no warm-up.
+        assert!((lr(1, 1000) - 1e-4 / 3.0).abs() < 1e-15);
     }
 
     #[test]
