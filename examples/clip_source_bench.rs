@@ -81,6 +81,7 @@ fn main() -> Result<()> {
                 batch: args.batch,
                 n_frames,
                 crop: Some([72, 72]),
+                top_every: 0,
             };
             let (mean, slowest) = time_batches(source.as_mut(), &spec, args.seconds)?;
             println!(

@@ -62,6 +62,7 @@ fn make_clips(
         batch: t.batch_size,
         n_frames: t.n_frames,
         crop: t.crop,
+        top_every: 0,
     };
     Ok(source.next_clips(args.clips, &spec, &mut SeededRng::new(args.seed))?)
 }

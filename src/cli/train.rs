@@ -262,6 +262,7 @@ mod tests {
             batch: 4,
             n_frames: 2,
             crop: None,
+            top_every: 0,
         };
         rollout_source(&exp, &cfg, split, VAL_CLIP_GAP, false)
             .unwrap()

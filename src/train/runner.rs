@@ -409,6 +409,7 @@ pub fn run_with_validator(
         batch: t.batch_size,
         n_frames: schedule::n_frames(&t, stage, stage_step),
         crop: t.crop,
+        top_every: t.crop_top_every,
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut prefetch = Prefetcher::new(source, t.seed);

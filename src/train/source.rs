@@ -19,6 +19,27 @@ pub struct ClipSpec {
     pub n_frames: usize,
     /// Random crop `[H, W]` (same window for all frames of a clip), or full frames.
     pub crop: Option<[usize; 2]>,
+    /// With a crop, every this-many-th clip of a batch (clips 0, N, 2N, ...) is cropped at the
+    /// frame's top row instead of a uniform one (its columns stay uniform, and the random draws
+    /// are the same, so the other clips do not change); 0 = every row uniform.
+    pub top_every: usize,
+}
+
+impl ClipSpec {
+    /// Whether clip `bi` of a batch is cropped at the top row ([`ClipSpec::top_every`]).
+    fn at_top(&self, bi: usize) -> bool {
+        self.top_every > 0 && bi % self.top_every == 0
+    }
+}
+
+/// The crop window's first row for a `ch`-row crop of `fh`-row frames from the random `draw`,
+/// or 0 `at_top` (the draw is made either way, so later draws do not depend on it).
+fn crop_row(draw: u64, fh: usize, ch: usize, at_top: bool) -> usize {
+    if at_top {
+        0
+    } else {
+        (draw % (fh - ch + 1) as u64) as usize
+    }
 }
 
 /// A batch of clips.
@@ -138,7 +159,7 @@ impl<E: Env + ?Sized> ClipSource for Box<E> {
                     "crop {ch}x{cw} is larger than the env's {fh}x{fw} frames"
                 )));
             }
-            let oy = (rng.next_u64() % (fh - ch + 1) as u64) as usize;
+            let oy = crop_row(rng.next_u64(), fh, ch, spec.at_top(bi));
             let ox = (rng.next_u64() % (fw - cw + 1) as u64) as usize;
             let arr =
                 out.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
@@ -162,6 +183,7 @@ fn crop_into(
     bi: usize,
     clip: &ndarray::Array4<u8>,
     crop: [usize; 2],
+    at_top: bool,
     rng: &mut SeededRng,
 ) -> Result<[f32; 2]> {
     let (_, fh, fw, _) = clip.dim();
@@ -172,7 +194,7 @@ fn crop_into(
         )));
     }
     let draws = [rng.next_u64(), rng.next_u64()];
-    crop_at(arr, bi, clip, crop, draws)
+    crop_at(arr, bi, clip, crop, at_top, draws)
 }
 
 /// [`crop_into`] with the window's two random draws given (`draws[0]` rows, `draws[1]` columns).
@@ -181,6 +203,7 @@ fn crop_at(
     bi: usize,
     clip: &ndarray::Array4<u8>,
     crop: [usize; 2],
+    at_top: bool,
     draws: [u64; 2],
 ) -> Result<[f32; 2]> {
     let (t, fh, fw, _) = clip.dim();
@@ -190,7 +213,7 @@ fn crop_at(
             "crop {ch}x{cw} is larger than the {fh}x{fw} frames"
         )));
     }
-    let oy = (draws[0] % (fh - ch + 1) as u64) as usize;
+    let oy = crop_row(draws[0], fh, ch, at_top);
     let ox = (draws[1] % (fw - cw + 1) as u64) as usize;
     arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
         ..t,
@@ -244,7 +267,14 @@ impl ClipSource for DatasetSource {
             let i = (rng.next_u64() % self.dataset.len() as u64) as usize;
             let clip = self.dataset.clip(i)?.frames;
             let clip = clip.slice(s![..spec.n_frames, .., .., ..]).to_owned();
-            offsets.push(crop_into(&mut frames, bi, &clip, [ch, cw], rng)?);
+            offsets.push(crop_into(
+                &mut frames,
+                bi,
+                &clip,
+                [ch, cw],
+                spec.at_top(bi),
+                rng,
+            )?);
         }
         Ok(ClipBatch { frames, offsets })
     }
@@ -409,6 +439,7 @@ impl ClipSource for RolloutSource {
                 bi,
                 clip,
                 [ch, cw],
+                spec.at_top(bi),
                 [draws[bi][1], draws[bi][2]],
             )?);
         }
@@ -492,6 +523,7 @@ mod tests {
             batch: 3,
             n_frames: 4,
             crop: Some([6, 5]),
+            top_every: 0,
         };
         let a = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
         let b = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
@@ -525,6 +557,47 @@ mod tests {
         assert!(env.next_batch(&too_big, &mut SeededRng::new(1)).is_err());
     }
 
+    #[test]
+    fn every_nth_clip_is_cropped_at_the_top_row_and_the_others_do_not_change() {
+        let spec = ClipSpec {
+            batch: 9,
+            n_frames: 2,
+            crop: Some([6, 5]),
+            top_every: 0,
+        };
+        let top = ClipSpec {
+            top_every: 3,
+            ..spec
+        };
+        let check = |uniform: &ClipBatch, topped: &ClipBatch| {
+            for i in 0..9 {
+                let (a, b) = (uniform.offsets[i], topped.offsets[i]);
+                let clip = |x: &ClipBatch| x.frames.slice(s![i, .., .., .., ..]).to_owned();
+                if i % 3 == 0 {
+                    assert_eq!(b, [0.0, a[1]], "clip {i}: top row, same columns");
+                    // The window starts at the frame's row 0: crop pixel (2, 3) is frame (2, ox + 3).
+                    assert_eq!(
+                        topped.frames[[i, 1, 2, 3, 2]],
+                        (2 * 12 + a[1] as usize + 3) as u8
+                    );
+                } else {
+                    assert_eq!(b, a, "clip {i}");
+                    assert_eq!(clip(topped), clip(uniform), "clip {i}");
+                }
+            }
+            // Not trivially true: some of those clips' uniform windows start lower.
+            assert!(uniform.offsets.iter().step_by(3).any(|o| o[0] > 0.0));
+        };
+        let mut env = counter();
+        let a = env.next_batch(&spec, &mut SeededRng::new(7)).unwrap();
+        let b = env.next_batch(&top, &mut SeededRng::new(7)).unwrap();
+        check(&a, &b);
+        let mut rollout = RolloutSource::new(counter(), 0);
+        let a = rollout.next_batch(&spec, &mut SeededRng::new(7)).unwrap();
+        let b = rollout.next_batch(&top, &mut SeededRng::new(7)).unwrap();
+        check(&a, &b);
+    }
+
     fn counter() -> Box<dyn Env> {
         Box::new(Counter {
             obs: Space::rgb(10, 12),
@@ -540,6 +613,7 @@ mod tests {
             batch: 7,
             n_frames: 3,
             crop: Some([6, 5]),
+            top_every: 0,
         };
         let serial = RolloutSource::new(counter(), 4)
             .next_batch(&spec, &mut SeededRng::new(9))
@@ -558,6 +632,7 @@ mod tests {
             batch: 4,
             n_frames: 2,
             crop: None,
+            top_every: 0,
         };
         let mut src = RolloutSource::new(counter(), 0);
         let batches = src.next_clips(10, &spec, &mut SeededRng::new(3)).unwrap();
@@ -584,6 +659,7 @@ mod tests {
             batch: 2,
             n_frames: 3,
             crop: None,
+            top_every: 0,
         };
         let max_gap = 3;
         let make = || RolloutSource::continuing((0..2).map(|_| counter()).collect(), 0, max_gap);
@@ -642,6 +718,7 @@ mod tests {
             batch: 2,
             n_frames: 2,
             crop: None,
+            top_every: 0,
         };
         let mut src =
             RolloutSource::continuing((0..2).map(|_| counter()).collect(), warmup, max_gap)
@@ -684,6 +761,7 @@ mod tests {
                 batch: 2,
                 n_frames,
                 crop: None,
+                top_every: 0,
             };
             let x = src.next_batch(&spec, &mut rng).unwrap();
             assert_eq!(x.frames.dim().1, n_frames);

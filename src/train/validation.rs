@@ -44,7 +44,8 @@ pub struct LossValidator {
 
 impl LossValidator {
     /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from
-    /// `cfg.train.val_seed` (full `n_frames`, the training crop).
+    /// `cfg.train.val_seed` (full `n_frames`, the training crop size; windows always uniform, so
+    /// validation losses compare across `crop_top_every`).
     pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
         let t = &cfg.train;
         let mut rng = SeededRng::new(mix_seed(t.val_seed, VAL_STREAM));
@@ -52,6 +53,7 @@ impl LossValidator {
             batch: t.batch_size,
             n_frames: t.n_frames,
             crop: t.crop,
+            top_every: 0,
         };
         Ok(Self {
             batches: source.next_clips(t.n_val, &spec, &mut rng)?,
