@@ -514,6 +514,49 @@ fn average_then_branch_from_the_average() {
 }
 
 #[test]
+fn branch_from_weights_only_needs_a_fresh_optimizer() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    train_smoke(&run, "2", &[]);
+    // A weights-only copy of the checkpoint (what comes back from the GPU machine).
+    let weights = dir.path().join("weights");
+    std::fs::create_dir_all(&weights).unwrap();
+    for f in ["weights.safetensors", "state.json", "config.toml"] {
+        std::fs::copy(run.join("checkpoint").join(f), weights.join(f)).unwrap();
+    }
+    let out = |name: &str| dir.path().join(name);
+    let branch = |name: &str, extra: &[&str]| {
+        let mut args = vec!["--branch-from", arg(&weights)];
+        args.extend_from_slice(extra);
+        let o = out(name);
+        silot(
+            &[
+                &[
+                    "train",
+                    "--config",
+                    "smoke",
+                    "--steps",
+                    "4",
+                    "--out",
+                    arg(&o),
+                ],
+                &args[..],
+            ]
+            .concat(),
+        )
+    };
+    // Without --reset-optimizer the missing Adam state is named, and no run is left behind.
+    let (ok, _, stderr) = branch("plain", &[]);
+    assert!(!ok && stderr.contains("optimizer.safetensors"), "{stderr}");
+    assert!(!out("plain").join("checkpoint").exists());
+    // With it the branch goes on from step 2 with a fresh Adam and saves a full checkpoint.
+    let (ok, stdout, stderr) = branch("fresh", &["--reset-optimizer"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("trained to step 4"), "{stdout}");
+    assert!(out("fresh/checkpoint/optimizer.safetensors").exists());
+}
+
+#[test]
 fn conncomp_baseline_on_atari_is_refused_with_the_way_out() {
     if !cfg!(feature = "atari") {
         return;

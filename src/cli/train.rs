@@ -45,6 +45,8 @@ pub struct TrainArgs {
     pub tf32: bool,
     /// Resume the checkpoint's parameters and step but start Adam afresh (for a run directory
     /// whose `optimizer.safetensors` was lost; the reference also restarts Adam between stages).
+    /// With `--branch-from`, the branch starts with a fresh Adam, so its source may hold weights
+    /// only (as the GPU machine's weights-only downloads do).
     #[arg(long)]
     pub reset_optimizer: bool,
     /// Move the run to this stage (1-based) before training, as if the earlier stages had

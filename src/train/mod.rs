@@ -308,11 +308,14 @@ impl Trainer {
     /// section must be the checkpoint's (apart from [`checkpoint::TRAINING_ONLY_MODEL_KEYS`]):
     /// its parameters, Adam state and progress (steps, stage, best validation so far), with this
     /// config's schedule from there on (learning rate, batch size, clip length, count prior,
-    /// patience). To try a change of `[train]` from a point of an earlier run.
-    pub fn branch_from(&mut self, dir: &Path) -> Result<()> {
+    /// patience). To try a change of `[train]` from a point of an earlier run. Without
+    /// `with_optimizer` Adam starts afresh and `dir` needs no `optimizer.safetensors` (a
+    /// weights-only checkpoint).
+    pub fn branch_from(&mut self, dir: &Path, with_optimizer: bool) -> Result<()> {
         let cfg = self.cfg.to_toml()?;
         checkpoint::check_same_model(dir, &cfg)?;
-        let meta = checkpoint::load_checkpoint(dir, &self.varmap, Some(&mut self.adam), None)?;
+        let adam = with_optimizer.then_some(&mut self.adam);
+        let meta = checkpoint::load_checkpoint(dir, &self.varmap, adam, None)?;
         let mut progress = progress_of(dir, &meta)?;
         let t = &self.cfg.train;
         if progress.stage >= t.n_stages {

@@ -274,11 +274,12 @@ fn open_trainer(
             dir.checkpoint.display()
         );
     } else if let Some(src) = branch {
-        trainer.branch_from(src)?;
+        trainer.branch_from(src, !opts.reset_optimizer)?;
         // Saved at once: from here on the run resumes from its own checkpoint.
         trainer.save(&dir.checkpoint)?;
         tracing::info!(
             step = trainer.progress.global_step,
+            fresh_optimizer = opts.reset_optimizer,
             "started from {} under this config",
             src.display()
         );
