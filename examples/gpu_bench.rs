@@ -100,7 +100,9 @@ struct Args {
     /// device of its own (on CUDA: its own handle on the same GPU, kernels on the thread's own
     /// stream), e.g. `2,3`: their summed steps/s against one trainer's, in the same call. The
     /// question it answers: do several training runs (seeds) share a GPU better from one
-    /// process than as separate processes (whose contexts the GPU time-slices)?
+    /// process than as separate processes (whose contexts the GPU time-slices)? On an H200 (SI
+    /// B 64) no: 2 threads 0.98x, 3 threads 0.91x one trainer, two processes 1.38x
+    /// (benches/results/cuda_train_space_invaders_session17.md).
     #[arg(long, value_delimiter = ',')]
     train_threads: Vec<usize>,
 }
