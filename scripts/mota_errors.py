@@ -6,7 +6,10 @@ one-to-one (Hungarian on 1 - IoU, pairs of IoU < 0.5 forbidden, as the MOTA does
 continuity, so this is MOTA's per-frame part: switches, negligible for SILOT, are not counted).
 The unmatched are counted per ground-truth object by place: the score rows (box centre above
 --top-rows; Space Invaders' score digits), thin objects (ground truth at most --thin px wide:
-bullets), the rest.
+bullets), the rest. A second line splits the false positives outside the score rows by kind:
+"duplicate" (IoU >= 0.5 with a ground-truth object another prediction matched), "part" (best IoU
+in [0.1, 0.5): a piece of an object or a box of the wrong size), "spurious" (IoU < 0.1 with all),
+and by their centre's row band (--bands, in px).
 
     python3 scripts/mota_errors.py REPORT.json...   (needs numpy and scipy)
 """
@@ -27,10 +30,25 @@ def iou(a, b):
     return inter / union if union > 0 else 0.0
 
 
-def errors(report, top_rows, thin):
-    """Counts of unmatched predictions (fp) and ground truth (miss) by place; #ground truth."""
+def fp_kind(pred, gts):
+    """Why an unmatched prediction found no partner: duplicate, part or spurious."""
+    best = max((iou(g, pred) for g in gts), default=0.0)
+    return "duplicate" if best >= 0.5 else "part" if best >= 0.1 else "spurious"
+
+
+def band_of(row, bands):
+    """The label "a-b" of the row band [a, b) holding row (bands: ascending edges)."""
+    for lo, hi in zip(bands, bands[1:]):
+        if lo <= row < hi:
+            return f"rows {lo:g}-{hi:g}"
+    return "rows outside"
+
+
+def errors(report, top_rows, thin, bands):
+    """Counts of unmatched predictions (fp) and ground truth (miss) by place, the false positives
+    outside the score rows by kind and row band; #ground truth."""
     threshold = report["thresholds"]["obj_threshold"] if "thresholds" in report else 0.05
-    counts, n_gt = collections.Counter(), 0
+    counts, fp_detail, n_gt = collections.Counter(), collections.Counter(), 0
     for frame in report["frames_detail"]:
         preds = [p for p in frame["pred"] if p["score"] > threshold]
         gts = frame["gt"]
@@ -47,11 +65,14 @@ def errors(report, top_rows, thin):
         for j, p in enumerate(preds):
             if j not in matched_p:
                 counts["fp " + (place(p) or "elsewhere")] += 1
+                if not place(p):
+                    fp_detail[fp_kind(p, gts)] += 1
+                    fp_detail[band_of((p["top"] + p["bottom"]) / 2, bands)] += 1
         for i, g in enumerate(gts):
             if i not in matched_g:
                 thin_g = g["right"] - g["left"] <= thin
                 counts["miss " + (place(g) or ("thin" if thin_g else "other"))] += 1
-    return counts, n_gt
+    return counts, fp_detail, n_gt
 
 
 def main():
@@ -59,14 +80,20 @@ def main():
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--top-rows", type=float, default=25.0)
     ap.add_argument("--thin", type=float, default=3.0)
+    ap.add_argument("--bands", default="25,100,150,180,195", help="row band edges, comma-separated")
     a = ap.parse_args()
     for path in a.reports:
         report = json.load(open(path))
         if "frames_detail" not in report:
             raise SystemExit(f"{path}: no frames_detail; make it with `silot eval --dump-frames`")
-        counts, n_gt = errors(report, a.top_rows, a.thin)
+        bands = [float(b) for b in a.bands.split(",")]
+        counts, fp_detail, n_gt = errors(report, a.top_rows, a.thin, bands)
         cells = ", ".join(f"{k} {v / n_gt:.3f}" for k, v in sorted(counts.items()))
         print(f"{path}: MOTA {report['mota']:.3f}; per ground-truth object: {cells}")
+        order = ["duplicate", "part", "spurious"] + [band_of(b, bands) for b in bands[:-1]]
+        order.append("rows outside")
+        cells = ", ".join(f"{k} {fp_detail[k] / n_gt:.3f}" for k in order if k in fp_detail)
+        print(f"  fp elsewhere: {cells}")
 
 
 if __name__ == "__main__":
