@@ -8,8 +8,8 @@
 #
 # RECIPES: one entry per GPU (GPU i gets the i-th), SEEDS/SPARE_SEEDS comma-separated. The
 # recipe's own variables (SELECT_STEP, MAX_BOX_WIDTH, STEPS, TRAIN_ARGS, SHARE, CONFIG1, ...)
-# pass through; SELECT_STEP defaults to 2000 here (box width tells pairs runs apart from there
-# on; benches/results/cuda_train_space_invaders_session17.md). Runs live in RUN_ROOT_BASE
+# pass through (SELECT_STEP 2000 as the recipe's default: box width tells pairs runs apart from
+# there on; benches/results/cuda_train_space_invaders_session18.md). Runs live in RUN_ROOT_BASE
 # (default /tmp/rpg)/rG, logs in RUN_ROOT_BASE/rG.out. With OUT set (the GPU machine's output
 # folder) the logs (no weights) go to OUT/logs_TAG.tgz (TAG default: the time), and with
 # WEIGHTS=1 each finished or latest winner's weights to OUT/wrG*.tar.xz.part-* (15 MiB parts).
