@@ -30,9 +30,9 @@ def iou(a, b):
     return inter / union if union > 0 else 0.0
 
 
-def fp_kind(pred, gts):
-    """Why an unmatched prediction found no partner: duplicate, part or spurious."""
-    best = max((iou(g, pred) for g in gts), default=0.0)
+def fp_kind(best):
+    """Why an unmatched prediction found no partner, from its best IoU with any ground truth:
+    duplicate, part or spurious."""
     return "duplicate" if best >= 0.5 else "part" if best >= 0.1 else "spurious"
 
 
@@ -54,8 +54,8 @@ def errors(report, top_rows, thin, bands):
         gts = frame["gt"]
         n_gt += len(gts)
         matched_g, matched_p = set(), set()
+        m = np.array([[iou(g, p) for p in preds] for g in gts]).reshape(len(gts), len(preds))
         if gts and preds:
-            m = np.array([[iou(g, p) for p in preds] for g in gts])
             cost = np.where(m >= 0.5, 1.0 - m, 1e6)
             for i, j in zip(*linear_sum_assignment(cost)):
                 if cost[i, j] < 1e5:
@@ -66,7 +66,7 @@ def errors(report, top_rows, thin, bands):
             if j not in matched_p:
                 counts["fp " + (place(p) or "elsewhere")] += 1
                 if not place(p):
-                    fp_detail[fp_kind(p, gts)] += 1
+                    fp_detail[fp_kind(m[:, j].max(initial=0.0))] += 1
                     fp_detail[band_of((p["top"] + p["bottom"]) / 2, bands)] += 1
         for i, g in enumerate(gts):
             if i not in matched_g:
