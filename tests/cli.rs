@@ -213,6 +213,7 @@ fn eval_writes_recomputable_json_report() {
         "frames",
         "num_gt",
         "num_pred",
+        "overlapping_pairs_per_frame",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -243,6 +244,36 @@ fn eval_writes_recomputable_json_report() {
         .sum::<f64>()
         / 24.0;
     assert!((v["count_abs_error"].as_f64().unwrap() - count_err).abs() < 1e-9);
+    // ... and the overlapping pairs, over all pairs of counted boxes.
+    let edges =
+        |b: &serde_json::Value| ["top", "left", "bottom", "right"].map(|k| b[k].as_f64().unwrap());
+    let iou = |a: [f64; 4], b: [f64; 4]| {
+        let ih = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+        let iw = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+        let area = |r: [f64; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+        ih * iw / (area(a) + area(b) - ih * iw)
+    };
+    let pairs: usize = detail
+        .iter()
+        .map(|f| {
+            let boxes: Vec<[f64; 4]> = f["pred"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["score"].as_f64().unwrap() > 0.5)
+                .map(edges)
+                .collect();
+            (0..boxes.len())
+                .flat_map(|i| (i + 1..boxes.len()).map(move |j| (i, j)))
+                .filter(|&(i, j)| iou(boxes[i], boxes[j]) >= 0.5)
+                .count()
+        })
+        .sum();
+    let got = v["overlapping_pairs_per_frame"].as_f64().unwrap();
+    assert!(
+        (got - pairs as f64 / 24.0).abs() < 1e-9,
+        "{got} vs {pairs} pairs"
+    );
 }
 
 #[test]

@@ -19,7 +19,11 @@
 # Eighteenth session (benches/results/cuda_train_space_invaders_session18.md): the choice at
 # 2,000 by box width held (16 of 16 runs; now the default SELECT_STEP), and phase 2 with every
 # fourth training clip cropped at the score rows cut their false positives 0.060 -> 0.009 per
-# object (MOTA +0.033, ahead on all nine scoring seeds), so that is CONFIG2 now.
+# object (MOTA +0.033, ahead on all nine scoring seeds), so that is CONFIG2 now. Nineteenth
+# session (benches/results/cuda_train_space_invaders_session19.md): the full recipe twice, one
+# per H200, ~1,645 s each (step 6,179 at the deadline): MOTA 0.883 and 0.823; the second held
+# objects twice (duplicate tracks), which the label-free `overlapping_pairs_per_frame` of the
+# validation lines and eval reports shows (1.6 against 0.07 per frame); the choice lists it.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
@@ -120,7 +124,8 @@ best = min(left, key=lambda s: scores[s][key]) if left else None
 print(best or "none")
 for s, v in scores.items():
     print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
-          f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px)"
+          f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px, "
+          f"overlapping pairs {v.get('overlapping_pairs_per_frame', 0):.2f} per frame)"
           + ("  <- chosen" if s == best else "")
           + (f"  excluded: box width > {max_width:g} px (aliens boxed in pairs)"
              if paired(s) else ""))

@@ -4,7 +4,8 @@
 # evaluation is mostly host work: the emulator's rollouts and the tracker; the GPU has room).
 # Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
 # (and range) of MOTA, IDF1, AP and count abs. error over the seeds, and MOTA's misses, false
-# positives and switches per ground-truth object. A checkpoint is named by its
+# positives and switches per ground-truth object, and the label-free overlapping pairs per frame
+# (objects held twice). A checkpoint is named by its
 # path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 #
@@ -47,5 +48,8 @@ for name, rs in rows.items():
     errs = [sum(r.get(k, 0) for r in rs) / sum(r["num_gt"] for r in rs)
             for k in ("num_misses", "num_false_positives", "num_switches")]
     print(f"{name:40} {step:>6} {len(rs):>5} " + " ".join(f"{c:>22}" for c in cells)
-          + "  miss/fp/sw " + "/".join(f"{e:.3f}" for e in errs))
+          + "  miss/fp/sw " + "/".join(f"{e:.3f}" for e in errs)
+          # label-free: pairs of counted boxes with IoU >= 0.5 per frame (duplicate tracks)
+          + "  overlapping pairs/frame "
+          + f"{sum(r.get('overlapping_pairs_per_frame', 0) for r in rs) / len(rs):.3f}")
 PY

@@ -93,6 +93,32 @@ pub fn iou_distance_matrix(gt: &[BBox], pred: &[BBox], max_distance: f64) -> Vec
     out
 }
 
+/// How many pairs of `boxes` overlap with IoU ≥ `min_iou` (> 0): label-free, a model that holds
+/// one object in two slots (duplicate tracks) shows many such pairs. Boxes are swept in order of
+/// their top edge, so each box is compared only with those whose rows it reaches (O(n log n) plus
+/// the pairs that share rows, not O(n²) for boxes spread over the frame). `scratch` holds the
+/// order between calls (no allocation once it has grown).
+pub fn overlapping_pairs(boxes: &[BBox], min_iou: f64, scratch: &mut Vec<usize>) -> usize {
+    debug_assert!(min_iou > 0.0, "IoU >= 0 holds for every pair");
+    scratch.clear();
+    scratch.extend((0..boxes.len()).filter(|&i| boxes[i].area() > 0.0));
+    scratch.sort_unstable_by(|&a, &b| boxes[a].top.total_cmp(&boxes[b].top));
+    let mut pairs = 0;
+    for (n, &i) in scratch.iter().enumerate() {
+        let a = &boxes[i];
+        for &j in &scratch[n + 1..] {
+            // Later boxes start at or below this one's top; past its bottom none can intersect.
+            if boxes[j].top >= a.bottom {
+                break;
+            }
+            if a.iou(&boxes[j]) >= min_iou {
+                pairs += 1;
+            }
+        }
+    }
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +145,23 @@ mod tests {
         assert!(d[1].is_nan());
     }
 
+    #[test]
+    fn overlapping_pairs_counts_pairs_at_or_above_the_iou() {
+        let a = BBox::new(0.0, 0.0, 2.0, 2.0);
+        let boxes = [
+            a,
+            BBox::new(0.0, 0.0, 2.0, 1.0), // IoU 0.5 with a: counted
+            BBox::new(0.0, 1.0, 2.0, 3.0), // IoU 1/3 with a, 0 with the second
+            BBox::new(10.0, 10.0, 12.0, 12.0), // alone
+            BBox::new(10.0, 10.0, 12.0, 12.0), // its twin: counted
+            BBox::new(0.0, 0.0, 0.0, 2.0), // empty: never counted
+        ];
+        let mut scratch = Vec::new();
+        assert_eq!(overlapping_pairs(&boxes, 0.5, &mut scratch), 2);
+        assert_eq!(overlapping_pairs(&boxes, 0.3, &mut scratch), 3);
+        assert_eq!(overlapping_pairs(&[], 0.5, &mut scratch), 0);
+    }
+
     fn arb_box() -> impl Strategy<Value = BBox> {
         (-20.0f64..20.0, -20.0f64..20.0, 0.0f64..15.0, 0.0f64..15.0)
             .prop_map(|(t, l, h, w)| BBox::new(t, l, t + h, l + w))
@@ -136,6 +179,18 @@ mod tests {
             if a.area() > 0.0 {
                 prop_assert!((a.iou(&a) - 1.0).abs() < 1e-12);
             }
+        }
+
+        #[test]
+        fn overlapping_pairs_matches_all_pairs(boxes in proptest::collection::vec(arb_box(), 0..24),
+                                              min_iou in 0.05f64..1.0) {
+            let mut brute = 0;
+            for i in 0..boxes.len() {
+                for j in i + 1..boxes.len() {
+                    brute += usize::from(boxes[i].iou(&boxes[j]) >= min_iou);
+                }
+            }
+            prop_assert_eq!(overlapping_pairs(&boxes, min_iou, &mut Vec::new()), brute);
         }
     }
 }

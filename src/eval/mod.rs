@@ -14,7 +14,7 @@ pub mod report;
 
 pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
-pub use bbox::BBox;
+pub use bbox::{overlapping_pairs, BBox};
 pub use count::ByFrameIndex;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
 pub use report::{
@@ -127,6 +127,7 @@ pub fn evaluate(
     let mut ap_pred: Vec<Vec<ScoredBox>> = Vec::new();
     let mut details = settings.frames_detail.then(Vec::new);
     let (mut frames, mut num_gt, mut num_pred) = (0, 0, 0);
+    let (mut overlapping, mut counted, mut scratch) = (0, Vec::new(), Vec::new());
     let max_distance = 1.0 - settings.mot_iou_threshold;
     for (c, (pclip, gclip)) in pred.iter().zip(gt).enumerate() {
         acc.start_sequence();
@@ -137,6 +138,9 @@ pub fn evaluate(
                 .filter(|o| o.score > settings.obj_threshold)
                 .map(|o| (o.id, o.into()))
                 .collect();
+            counted.clear();
+            counted.extend(p.iter().filter(|o| o.score > 0.5).map(BBox::from));
+            overlapping += overlapping_pairs(&counted, 0.5, &mut scratch);
             frames += 1;
             num_gt += g.len();
             num_pred += hyps.len();
@@ -183,6 +187,7 @@ pub fn evaluate(
         num_misses: mot.num_misses,
         num_false_positives: mot.num_false_positives,
         num_switches: mot.num_switches,
+        overlapping_pairs_per_frame: overlapping as f64 / frames.max(1) as f64,
         env: String::new(),
         preset: None,
         tracker: String::new(),
@@ -334,6 +339,30 @@ mod tests {
             .map(|s| (s.t, s.gt, s.counted))
             .collect();
         assert_eq!(ts, vec![(0, 2.0, 2.0), (1, 2.0, 2.0), (2, 2.0, 2.0)]);
+    }
+
+    /// A second slot on an object shows as an overlapping pair (and a MOTA false positive);
+    /// predictions counted below 0.5 do not.
+    #[test]
+    fn duplicate_tracks_show_as_overlapping_pairs() {
+        let g = vec![vec![vec![gt(0, 0.0, 0.0), gt(1, 10.0, 10.0)]; 2]];
+        let frame = |t: usize| {
+            let mut f = vec![tr(1, 0.0, 0.0, 0.9), tr(2, 10.0, 10.0, 0.9)];
+            // The duplicate (IoU 0.6 with the first box) is present in frame 0 only; a faint
+            // copy of the second box stays below the count's 0.5.
+            f.push(tr(3, 0.0, 1.0, if t == 0 { 0.8 } else { 0.01 }));
+            f.push(tr(4, 10.0, 10.0, 0.3));
+            f
+        };
+        let p = vec![(0..2).map(frame).collect()];
+        let r = evaluate(&p, &g, &EvalSettings::default()).unwrap();
+        assert_eq!(r.overlapping_pairs_per_frame, 0.5);
+        assert_eq!(r.num_false_positives, 1);
+        assert!(
+            r.table().contains("overlapping pairs per frame"),
+            "{}",
+            r.table()
+        );
     }
 
     /// The per-frame-index count errors average (over frames) to the report's count error,

@@ -108,6 +108,11 @@ pub struct EvalReport {
     /// MOTA's errors: identity switches.
     #[serde(default)]
     pub num_switches: usize,
+    /// Label-free: pairs of counted predictions (`score > 0.5`) whose boxes overlap with IoU ≥
+    /// 0.5, per frame ([`super::overlapping_pairs`]). Many such pairs mean objects held twice
+    /// (duplicate tracks, MOTA false positives); 0 in reports of older versions.
+    #[serde(default)]
+    pub overlapping_pairs_per_frame: f64,
     /// Env id.
     pub env: String,
     /// Preset name, if any.
@@ -184,6 +189,11 @@ impl EvalReport {
             s,
             "MOTA errors: misses {}  false positives {}  switches {}",
             self.num_misses, self.num_false_positives, self.num_switches
+        );
+        let _ = writeln!(
+            s,
+            "overlapping pairs per frame (IoU >= 0.5, score > 0.5; label-free): {:.3}",
+            self.overlapping_pairs_per_frame
         );
         let t = &self.thresholds;
         let _ = writeln!(

@@ -124,12 +124,18 @@ mod tests {
             objects_per_frame: 41.5,
             box_height_px: 10.25,
             box_width_px: 9.5,
+            overlapping_pairs_per_frame: 0.25,
         };
         let line = serde_json::to_string(&val_record(Some(stats))).unwrap();
         assert!(line.contains("\"objects_per_frame\":41.5"), "{line}");
         assert!(line.contains("\"box_width_px\":9.5"), "{line}");
         let back: MetricsRecord = serde_json::from_str(&line).unwrap();
         assert_eq!(back.objects, Some(stats));
+        // Validation lines of versions before the overlapping pairs read with 0 for them.
+        let older = line.replace(",\"overlapping_pairs_per_frame\":0.25", "");
+        assert_ne!(older, line);
+        let back: MetricsRecord = serde_json::from_str(&older).unwrap();
+        assert_eq!(back.objects.unwrap().overlapping_pairs_per_frame, 0.0);
         // Lines without them (train lines, older logs) read as None.
         let old = serde_json::to_string(&val_record(None)).unwrap();
         assert!(!old.contains("objects_per_frame"), "{old}");

@@ -6,6 +6,7 @@ use candle_core::{DType, Tensor};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::eval::{overlapping_pairs, BBox};
 use crate::model::config::{RunConfig, StopCriterion};
 use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
@@ -91,6 +92,10 @@ pub struct ObjectStats {
     pub box_height_px: f64,
     /// Presence-weighted mean box width, pixels.
     pub box_width_px: f64,
+    /// Pairs of present objects whose boxes overlap with IoU ≥ 0.5, per frame: objects held
+    /// twice (duplicate tracks) show here while the losses barely move; 0 in older logs.
+    #[serde(default)]
+    pub overlapping_pairs_per_frame: f64,
 }
 
 /// Running sums behind [`ObjectStats`].
@@ -101,6 +106,9 @@ pub(super) struct ObjectSums {
     pres: f64,
     pres_height: f64,
     pres_width: f64,
+    overlapping_pairs: f64,
+    boxes: Vec<BBox>,
+    scratch: Vec<usize>,
 }
 
 impl ObjectSums {
@@ -133,6 +141,26 @@ impl ObjectSums {
         self.pres += sums[1];
         self.pres_height += sums[2] * anchor[0];
         self.pres_width += sums[3] * anchor[1];
+        self.add_overlapping_pairs(objects)
+    }
+
+    /// Count, frame by frame, the pairs of present objects that overlap ([`overlapping_pairs`];
+    /// IoU does not change with the anchor's scale, so boxes stay in anchor units).
+    fn add_overlapping_pairs(&mut self, objects: &[crate::model::Objects]) -> Result<()> {
+        for o in objects {
+            let pres = o.pres.squeeze(2)?.to_dtype(DType::F32)?.to_vec2::<f32>()?; // (B, K)
+            let geo = o.where_.to_dtype(DType::F32)?.to_vec3::<f32>()?; // (B, K, 4) yt, xt, ys, xs
+            for (p, g) in pres.iter().zip(&geo) {
+                self.boxes.clear();
+                self.boxes
+                    .extend(p.iter().zip(g).filter(|(&pk, _)| pk >= 0.5).map(|(_, b)| {
+                        let (y, x, h, w) = (b[0] as f64, b[1] as f64, b[2] as f64, b[3] as f64);
+                        BBox::new(y - h / 2.0, x - w / 2.0, y + h / 2.0, x + w / 2.0)
+                    }));
+                self.overlapping_pairs +=
+                    overlapping_pairs(&self.boxes, 0.5, &mut self.scratch) as f64;
+            }
+        }
         Ok(())
     }
 
@@ -142,6 +170,7 @@ impl ObjectSums {
             objects_per_frame: self.present / self.frames.max(1.0),
             box_height_px: self.pres_height / w,
             box_width_px: self.pres_width / w,
+            overlapping_pairs_per_frame: self.overlapping_pairs / self.frames.max(1.0),
         }
     }
 }
@@ -171,6 +200,31 @@ mod tests {
                                               // Weights 1.6 on (10, 10) px and 0.6 on (5, 2.5) px.
         assert!((s.box_height_px - (1.6 * 10.0 + 0.6 * 5.0) / 2.2).abs() < 1e-6);
         assert!((s.box_width_px - (1.6 * 10.0 + 0.6 * 2.5) / 2.2).abs() < 1e-6);
+        assert_eq!(s.overlapping_pairs_per_frame, 0.0); // one present object per frame
         assert_eq!(ObjectSums::default().stats().objects_per_frame, 0.0);
+    }
+
+    #[test]
+    fn object_stats_count_overlapping_pairs_of_present_objects() {
+        let dev = Device::Cpu;
+        // K = 3: two present boxes on one place (a duplicate) and a third present one apart in
+        // the first frame; in the second the duplicate is faint (0.3), so no pair.
+        let frame = |dup: f32| {
+            let mut o = Objects::null(1, 3, 3, 4, &dev).unwrap();
+            o.pres = Tensor::new(&[[[0.9f32], [dup], [0.8]]], &dev).unwrap();
+            o.where_ = Tensor::new(
+                &[[
+                    [1f32, 1., 0.5, 0.5],
+                    [1.05, 1., 0.5, 0.5],
+                    [3., 3., 0.5, 0.5],
+                ]],
+                &dev,
+            )
+            .unwrap();
+            o
+        };
+        let mut sums = ObjectSums::default();
+        sums.add(&[frame(0.7), frame(0.3)], [12.0, 12.0]).unwrap();
+        assert_eq!(sums.stats().overlapping_pairs_per_frame, 0.5);
     }
 }
