@@ -121,47 +121,40 @@ impl ObjectSums {
         if objects.is_empty() {
             return Ok(());
         }
-        let pres = Tensor::cat(&objects.iter().map(|o| &o.pres).collect::<Vec<_>>(), 1)?
-            .to_dtype(DType::F64)?; // (B, T·K, 1)
-        let size = Tensor::cat(&objects.iter().map(|o| &o.where_).collect::<Vec<_>>(), 1)?
-            .narrow(2, 2, 2)?
-            .to_dtype(DType::F64)?; // (B, T·K, 2) ys, xs
-                                    // [present objects, Σ pres, Σ pres·ys, Σ pres·xs]: one host transfer.
-        let sums = Tensor::cat(
-            &[
-                pres.ge(0.5)?.to_dtype(DType::F64)?.sum_all()?.reshape(1)?,
-                pres.sum_all()?.reshape(1)?,
-                size.broadcast_mul(&pres)?.sum((0, 1))?,
-            ],
-            0,
-        )?
-        .to_vec1::<f64>()?;
-        self.frames += (pres.dim(0)? * objects.len()) as f64;
-        self.present += sums[0];
-        self.pres += sums[1];
-        self.pres_height += sums[2] * anchor[0];
-        self.pres_width += sums[3] * anchor[1];
-        self.add_overlapping_pairs(objects)
-    }
-
-    /// Count, frame by frame, the pairs of present objects that overlap ([`overlapping_pairs`];
-    /// IoU does not change with the anchor's scale, so boxes stay in anchor units).
-    fn add_overlapping_pairs(&mut self, objects: &[crate::model::Objects]) -> Result<()> {
-        for o in objects {
-            let pres = o.pres.squeeze(2)?.to_dtype(DType::F32)?.to_vec2::<f32>()?; // (B, K)
-            let geo = o.where_.to_dtype(DType::F32)?.to_vec3::<f32>()?; // (B, K, 4) yt, xt, ys, xs
-            for (p, g) in pres.iter().zip(&geo) {
-                self.boxes.clear();
-                self.boxes
-                    .extend(p.iter().zip(g).filter(|(&pk, _)| pk >= 0.5).map(|(_, b)| {
-                        let (y, x, h, w) = (b[0] as f64, b[1] as f64, b[2] as f64, b[3] as f64);
-                        BBox::new(y - h / 2.0, x - w / 2.0, y + h / 2.0, x + w / 2.0)
-                    }));
-                self.overlapping_pairs +=
-                    overlapping_pairs(&self.boxes, 0.5, &mut self.scratch) as f64;
+        let k = objects[0].pres.dim(1)?;
+        // (B, T·K, 5) pres, yt, xt, ys, xs (anchor units): one host transfer.
+        let all = objects
+            .iter()
+            .map(|o| Tensor::cat(&[&o.pres, &o.where_], 2))
+            .collect::<candle_core::Result<Vec<_>>>()?;
+        let all = Tensor::cat(&all, 1)?
+            .to_dtype(DType::F64)?
+            .to_vec3::<f64>()?;
+        for clip in &all {
+            for frame in clip.chunks(k) {
+                self.add_frame(frame, anchor);
             }
         }
         Ok(())
+    }
+
+    /// One frame's objects, rows `[pres, yt, xt, ys, xs]`. The overlapping pairs are counted in
+    /// anchor units ([`overlapping_pairs`]; IoU does not change with the axes' scales).
+    fn add_frame(&mut self, frame: &[Vec<f64>], anchor: [f64; 2]) {
+        self.frames += 1.0;
+        self.boxes.clear();
+        for o in frame {
+            let (pres, y, x, h, w) = (o[0], o[1], o[2], o[3], o[4]);
+            self.pres += pres;
+            self.pres_height += pres * h * anchor[0];
+            self.pres_width += pres * w * anchor[1];
+            if pres >= 0.5 {
+                self.present += 1.0;
+                let b = BBox::new(y - h / 2.0, x - w / 2.0, y + h / 2.0, x + w / 2.0);
+                self.boxes.push(b);
+            }
+        }
+        self.overlapping_pairs += overlapping_pairs(&self.boxes, 0.5, &mut self.scratch) as f64;
     }
 
     pub(super) fn stats(&self) -> ObjectStats {
