@@ -22,8 +22,9 @@
 # object (MOTA +0.033, ahead on all nine scoring seeds), so that is CONFIG2 now. Nineteenth
 # session (benches/results/cuda_train_space_invaders_session19.md): the full recipe twice, one
 # per H200, ~1,645 s each (step 6,179 at the deadline): MOTA 0.883 and 0.823; the second held
-# objects twice (duplicate tracks), which the label-free `overlapping_pairs_per_frame` of the
-# validation lines and eval reports shows (1.6 against 0.07 per frame); the choice lists it.
+# objects twice (duplicate tracks), which the label-free `overlapping_pairs_per_frame` of eval
+# reports on full frames shows (1.7 against 0.16 per frame) but validation on the 72x72 training
+# crops does not (0.07 against 0.11); the choice lists it, to learn when runs part there.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
