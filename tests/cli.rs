@@ -788,6 +788,62 @@ fn validation_frequency_does_not_change_training() {
 }
 
 #[test]
+fn full_frame_validation_measures_uncropped_clips_and_leaves_training_alone() {
+    // `train.val_full_frames` adds a `full_frame` object (label-free object statistics on
+    // uncropped clips, as `silot eval` runs the model) to each `val` line and changes nothing
+    // else: 48x48 frames, 24x24 training crops.
+    let dir = tempfile::tempdir().unwrap();
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
+    let run = |full: u32| -> Vec<serde_json::Value> {
+        let cfg = dir.path().join(format!("full{full}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "base = {smoke:?}\n[env.scattered_shapes]\nheight = 48\nwidth = 48\n\
+                 [train]\ncrop = [24, 24]\neval_every = 4\nval_full_frames = {full}\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join(format!("run{full}"));
+        silot_ok(&[
+            "train",
+            "--config",
+            arg(&cfg),
+            "--out",
+            arg(&out),
+            "--steps",
+            "8",
+        ]);
+        std::fs::read_to_string(out.join("metrics.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (plain, full) = (run(0), run(3));
+    let vals: Vec<&serde_json::Value> = full.iter().filter(|r| r["kind"] == "val").collect();
+    assert_eq!(vals.len(), 2);
+    for v in &vals {
+        let ff = &v["full_frame"];
+        for key in [
+            "objects_per_frame",
+            "box_width_px",
+            "overlapping_pairs_per_frame",
+        ] {
+            let x = ff[key]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no full_frame.{key}: {v}"));
+            assert!(x.is_finite() && x >= 0.0, "{key} {x}");
+        }
+    }
+    assert!(plain.iter().all(|r| r.get("full_frame").is_none()));
+    let losses = |recs: &[serde_json::Value]| -> Vec<f64> {
+        recs.iter().map(|r| r["total"].as_f64().unwrap()).collect()
+    };
+    assert_eq!(losses(&plain), losses(&full));
+}
+
+#[test]
 fn several_seeds_train_at_once_each_as_alone() {
     // `--seed 1,2` trains one run per seed on its own thread, in OUT/s1 and OUT/s2; each run is
     // the one `--seed N` alone gives (records equal, validation included), and the same command

@@ -285,6 +285,7 @@ impl train::Validator for Plateau {
             score: -(tr.progress.stage_step.min(4) as f64),
             loss: Default::default(),
             objects: None,
+            full_frame: None,
         })
     }
 }

@@ -87,6 +87,20 @@ fn best_of_seeds_chooses_the_lower_total_and_trains_it_through_both_phases() {
     assert_eq!(step_of(&root.join(format!("s{best}/run"))), 6);
     assert_eq!(step_of(&root.join(format!("s{other}/run"))), 4);
     assert_eq!(step_of(&root.join("best/phase2")), 8);
+    // Both phases validate on full frames too (label-free statistics), and the choice lists them.
+    for run in [format!("s{best}/run"), "best/phase2".into()] {
+        let log = std::fs::read_to_string(root.join(run).join("metrics.jsonl")).unwrap();
+        let vals: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains(r#""kind":"val""#))
+            .collect();
+        assert!(!vals.is_empty(), "{log}");
+        assert!(
+            vals.iter().all(|l| l.contains(r#""full_frame":{"#)),
+            "{log}"
+        );
+    }
+    assert!(choice.contains("full frames:"), "{choice}");
     // The same command again resumes: nothing left to train, the choice stands.
     let again = run_script("recipe_best_of_seeds.sh", &vars);
     assert!(again.status.success(), "{}", text(&again));

@@ -56,14 +56,23 @@ mkdir -p "$RUN_ROOT"
 # CONFIG1 validating on VAL_CLIPS clips (default 64; the recipe's config has 16), since the choice
 # rests on them, every EVAL_EVERY steps (default 500; the config's 1,000), to see when runs part.
 # Validation only (stage 1 never reloads its best weights, stage 2 never stops early here), so
-# the training is CONFIG1's.
+# the training is CONFIG1's. Both phases also validate on VAL_FULL_FRAMES (default 16) uncropped
+# clips as `silot eval` runs the model (`full_frame` on the validation lines: label-free object
+# statistics; duplicate tracks show there, not on the crops), phase 2 every EVAL_EVERY stage steps.
 case $config1 in /*) ;; *) [ -f "$config1" ] && config1=$PWD/$config1 ;; esac
+case $config2 in /*) ;; *) [ -f "$config2" ] && config2=$PWD/$config2 ;; esac
 score_config=$config1  # the env the encoder is scored on (step 4)
 if [ ! -f "$RUN_ROOT/config1.toml" ]; then
-  printf 'base = "%s"\n\n[train]\nn_val = %s\neval_every = %s\n' "$config1" "${VAL_CLIPS:-64}" \
-    "${EVAL_EVERY:-500}" >"$RUN_ROOT/config1.toml"
+  printf 'base = "%s"\n\n[train]\nn_val = %s\neval_every = %s\nval_full_frames = %s\n' \
+    "$config1" "${VAL_CLIPS:-64}" "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" \
+    >"$RUN_ROOT/config1.toml"
+fi
+if [ ! -f "$RUN_ROOT/config2.toml" ]; then
+  printf 'base = "%s"\n\n[train]\neval_every = %s\nval_full_frames = %s\n' "$config2" \
+    "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" >"$RUN_ROOT/config2.toml"
 fi
 config1=$RUN_ROOT/config1.toml
+config2=$RUN_ROOT/config2.toml
 
 left() { echo $((deadline - $(date +%s))); }
 
@@ -126,7 +135,9 @@ print(best or "none")
 for s, v in scores.items():
     print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
           f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px, "
-          f"overlapping pairs {v.get('overlapping_pairs_per_frame', 0):.2f} per frame)"
+          f"overlapping pairs {v.get('overlapping_pairs_per_frame', 0):.2f} per frame; full "
+          f"frames: {v.get('full_frame', {}).get('objects_per_frame', 0):.1f} objects, "
+          f"{v.get('full_frame', {}).get('overlapping_pairs_per_frame', 0):.2f} overlapping pairs)"
           + ("  <- chosen" if s == best else "")
           + (f"  excluded: box width > {max_width:g} px (aliens boxed in pairs)"
              if paired(s) else ""))

@@ -535,6 +535,16 @@ pub struct TrainConfig {
     pub eval_every: u64,
     /// Validation clips. Default 128.
     pub n_val: usize,
+    /// Full-frame clips (no crop, `n_objects_eval` slots, pure encoding: as `silot eval` runs
+    /// the model) on which every validation also measures the label-free [`ObjectStats`] of the
+    /// objects found (`full_frame` on validation lines). A run that holds objects twice shows
+    /// it there and not on the training crops (benches/results/cuda_train_space_invaders_session19.md).
+    /// Drawn after the `n_val` clips from the validation source (from the training source
+    /// where there is no other). Default 0 (off); not written to saved configs when 0.
+    ///
+    /// [`ObjectStats`]: crate::train::ObjectStats
+    #[serde(skip_serializing_if = "is_zero")]
+    pub val_full_frames: usize,
     /// Stopping criterion.
     pub stop_criterion: StopCriterion,
     /// Hard cap on total training steps over all stages. Default 1 000 000.
@@ -590,8 +600,8 @@ fn is_default_rollout_envs(n: &usize) -> bool {
     *n == DEFAULT_ROLLOUT_ENVS
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 impl Default for TrainConfig {
@@ -613,6 +623,7 @@ impl Default for TrainConfig {
             max_stage_steps: None,
             eval_every: 5000,
             n_val: 128,
+            val_full_frames: 0,
             stop_criterion: StopCriterion::ReconstructionLoss,
             steps: 1_000_000,
             log_every: 100,

@@ -43,6 +43,10 @@ pub struct MetricsRecord {
     /// logs of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none", flatten)]
     pub objects: Option<super::ObjectStats>,
+    /// Validation lines: the same on full frames as `silot eval` runs the model (with
+    /// `train.val_full_frames`), as an object; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_frame: Option<super::ObjectStats>,
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
@@ -113,6 +117,7 @@ mod tests {
             data_wait_s: None,
             grad_norms: None,
             objects,
+            full_frame: None,
             score: Some(3.0),
             loss: LossBreakdown::default(),
         }
@@ -141,5 +146,29 @@ mod tests {
         assert!(!old.contains("objects_per_frame"), "{old}");
         let back: MetricsRecord = serde_json::from_str(&old).unwrap();
         assert_eq!(back.objects, None);
+        assert_eq!(back.full_frame, None);
+    }
+
+    #[test]
+    fn full_frame_stats_are_an_object_of_val_lines() {
+        let stats = crate::train::ObjectStats {
+            objects_per_frame: 47.0,
+            box_height_px: 9.0,
+            box_width_px: 8.5,
+            overlapping_pairs_per_frame: 1.5,
+        };
+        let rec = MetricsRecord {
+            full_frame: Some(stats),
+            ..val_record(None)
+        };
+        let line = serde_json::to_string(&rec).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            v["full_frame"]["overlapping_pairs_per_frame"], 1.5,
+            "{line}"
+        );
+        assert!(v.get("objects_per_frame").is_none(), "{line}");
+        let back: MetricsRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.full_frame, Some(stats));
     }
 }

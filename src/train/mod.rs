@@ -275,6 +275,24 @@ impl Trainer {
         Ok((loss, objects.stats()))
     }
 
+    /// The [`ObjectStats`] of the objects the model finds on full-frame clips as `silot eval`
+    /// runs it: `n_objects_eval` slots, no crop offsets, pure encoding (no losses).
+    pub fn full_frame_objects(&self, batches: &[ClipBatch]) -> Result<ObjectStats> {
+        let mut objects = ObjectSums::default();
+        let k = self.cfg.model.eval_objects();
+        for (i, batch) in batches.iter().enumerate() {
+            let frames = batch.frames_tensor(&self.device)?; // (B, T, 3, H, W)
+            let seed = mix_seed(self.cfg.train.val_seed, VAL_STREAM + 2_000_000 + i as u64);
+            let mut ctx = StepCtx::encode(seed);
+            let state = self
+                .model
+                .initial_state(batch.len(), k, None, &self.device)?;
+            let out = self.model.run_clip(&frames, state, &mut ctx, None)?;
+            objects.add(&out.objects, self.cfg.model.anchor)?;
+        }
+        Ok(objects.stats())
+    }
+
     /// Save the latest state to `dir` (atomic files).
     pub fn save(&self, dir: &Path) -> Result<()> {
         let extra = serde_json::to_value(&self.progress)

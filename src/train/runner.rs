@@ -329,6 +329,7 @@ fn train_record(
         data_wait_s: Some(data_wait_s),
         grad_norms: (!groups.is_empty()).then(|| groups.into_iter().collect()),
         objects: None,
+        full_frame: None,
         score: None,
         loss: stats.loss,
     }
@@ -359,6 +360,7 @@ fn validate_and_judge(
         data_wait_s: None,
         grad_norms: None,
         objects: v.objects,
+        full_frame: v.full_frame,
         score: Some(v.score),
         loss: v.loss,
     })?;

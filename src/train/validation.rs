@@ -23,6 +23,9 @@ pub struct Validation {
     pub loss: LossBreakdown,
     /// How many and how large the objects found are, if the validator measures it.
     pub objects: Option<ObjectStats>,
+    /// The same on full frames as `silot eval` runs the model, if the validator measures it
+    /// ([`crate::model::config::TrainConfig::val_full_frames`]).
+    pub full_frame: Option<ObjectStats>,
 }
 
 /// Scores the model during training for early stopping and best-checkpoint selection.
@@ -41,24 +44,34 @@ pub struct LossValidator {
     pub batches: Vec<ClipBatch>,
     /// Which loss is the score.
     pub criterion: StopCriterion,
+    /// Full-frame clips for [`Validation::full_frame`] (none: not measured).
+    pub full_frames: Vec<ClipBatch>,
 }
 
 impl LossValidator {
     /// Draw `cfg.train.n_val` clips from `source` with a fixed seed derived from
     /// `cfg.train.val_seed` (full `n_frames`, the training crop size; windows always uniform, so
-    /// validation losses compare across `crop_top_every`).
+    /// validation losses compare across `crop_top_every`), then `cfg.train.val_full_frames`
+    /// uncropped clips.
     pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
         let t = &cfg.train;
         let mut rng = SeededRng::new(mix_seed(t.val_seed, VAL_STREAM));
-        let spec = ClipSpec {
+        let mut spec = ClipSpec {
             batch: t.batch_size,
             n_frames: t.n_frames,
             crop: t.crop,
             top_every: 0,
         };
+        let batches = source.next_clips(t.n_val, &spec, &mut rng)?;
+        spec.crop = None;
+        let full_frames = match t.val_full_frames {
+            0 => Vec::new(),
+            n => source.next_clips(n, &spec, &mut rng)?,
+        };
         Ok(Self {
-            batches: source.next_clips(t.n_val, &spec, &mut rng)?,
+            batches,
             criterion: t.stop_criterion,
+            full_frames,
         })
     }
 }
@@ -66,10 +79,15 @@ impl LossValidator {
 impl Validator for LossValidator {
     fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
         let (loss, objects) = trainer.validate_with_objects(&self.batches)?;
+        let full_frame = match self.full_frames.is_empty() {
+            true => None,
+            false => Some(trainer.full_frame_objects(&self.full_frames)?),
+        };
         Ok(Validation {
             score: criterion(self.criterion, &loss),
             loss,
             objects: Some(objects),
+            full_frame,
         })
     }
 }
