@@ -79,10 +79,9 @@ impl LossValidator {
 impl Validator for LossValidator {
     fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
         let (loss, objects) = trainer.validate_with_objects(&self.batches)?;
-        let full_frame = match self.full_frames.is_empty() {
-            true => None,
-            false => Some(trainer.full_frame_objects(&self.full_frames)?),
-        };
+        let full_frame = (!self.full_frames.is_empty())
+            .then(|| trainer.full_frame_objects(&self.full_frames))
+            .transpose()?;
         Ok(Validation {
             score: criterion(self.criterion, &loss),
             loss,
@@ -213,6 +212,33 @@ mod tests {
         assert!((s.box_width_px - (1.6 * 10.0 + 0.6 * 2.5) / 2.2).abs() < 1e-6);
         assert_eq!(s.overlapping_pairs_per_frame, 0.0); // one present object per frame
         assert_eq!(ObjectSums::default().stats().objects_per_frame, 0.0);
+    }
+
+    /// 48x48 frames, cropped as the spec asks.
+    struct Frames48;
+
+    impl ClipSource for Frames48 {
+        fn next_batch(&mut self, spec: &ClipSpec, _rng: &mut SeededRng) -> Result<ClipBatch> {
+            let [h, w] = spec.crop.unwrap_or([48, 48]);
+            Ok(ClipBatch {
+                frames: ndarray::Array5::zeros((spec.batch, spec.n_frames, h, w, 3)),
+                offsets: vec![[0.0, 0.0]; spec.batch],
+            })
+        }
+    }
+
+    #[test]
+    fn full_frame_clips_are_uncropped_and_only_drawn_when_asked_for() {
+        let mut cfg = RunConfig::default();
+        (cfg.train.crop, cfg.train.n_val, cfg.train.batch_size) = (Some([24, 24]), 3, 2);
+        let v = LossValidator::from_source(&cfg, &mut Frames48).unwrap();
+        assert!(v.full_frames.is_empty());
+        assert_eq!(v.batches.iter().map(|b| b.len()).sum::<usize>(), 3);
+        cfg.train.val_full_frames = 5;
+        let v = LossValidator::from_source(&cfg, &mut Frames48).unwrap();
+        assert!(v.batches.iter().all(|b| b.frames.dim().2 == 24));
+        assert_eq!(v.full_frames.iter().map(|b| b.len()).sum::<usize>(), 5);
+        assert!(v.full_frames.iter().all(|b| b.frames.dim().2 == 48));
     }
 
     #[test]
