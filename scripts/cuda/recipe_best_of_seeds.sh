@@ -133,11 +133,12 @@ left = [s for s in scores if not paired(s)]
 best = min(left, key=lambda s: scores[s][key]) if left else None
 print(best or "none")
 for s, v in scores.items():
+    full = v.get("full_frame", {})
     print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
           f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px, "
           f"overlapping pairs {v.get('overlapping_pairs_per_frame', 0):.2f} per frame; full "
-          f"frames: {v.get('full_frame', {}).get('objects_per_frame', 0):.1f} objects, "
-          f"{v.get('full_frame', {}).get('overlapping_pairs_per_frame', 0):.2f} overlapping pairs)"
+          f"frames: {full.get('objects_per_frame', 0):.1f} objects, "
+          f"{full.get('overlapping_pairs_per_frame', 0):.2f} overlapping pairs)"
           + ("  <- chosen" if s == best else "")
           + (f"  excluded: box width > {max_width:g} px (aliens boxed in pairs)"
              if paired(s) else ""))
