@@ -112,6 +112,57 @@ fn best_of_seeds_chooses_the_lower_total_and_trains_it_through_both_phases() {
 }
 
 #[test]
+fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bos");
+    let smoke = repo().join("envs/smoke.toml");
+    let arms = format!("alt={}", smoke.display());
+    let vars = [
+        ("SEEDS", "1 2"),
+        ("RUN_ROOT", root.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0"),
+        ("ARMS", arms.as_str()),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let choice = std::fs::read_to_string(root.join("choice.txt")).unwrap();
+    let best = choice.lines().next().unwrap();
+    // Phase 1 stopped at the switch, once; both phase 2s branched from it and ran to the end.
+    assert_eq!(step_of(&root.join(format!("s{best}/run"))), 6);
+    assert_eq!(step_of(&root.join("best/phase2")), 8);
+    assert_eq!(step_of(&root.join("alt/phase2")), 8);
+    let first_train_step = |run: &str| -> u64 {
+        let log = std::fs::read_to_string(root.join(run).join("metrics.jsonl")).unwrap();
+        log.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["kind"] == "train")
+            .map(|v| v["step"].as_u64().unwrap())
+            .min()
+            .unwrap()
+    };
+    assert_eq!(first_train_step("best/phase2"), 7);
+    assert_eq!(first_train_step("alt/phase2"), 7);
+    let arm_config = std::fs::read_to_string(root.join("config2_alt.toml")).unwrap();
+    assert!(
+        arm_config.contains(&smoke.display().to_string()),
+        "{arm_config}"
+    );
+    assert!(arm_config.contains("val_full_frames = 16"), "{arm_config}");
+    // A bad arm name stops the script before any phase 2 starts.
+    let bad_root = dir.path().join("bad");
+    let bad = [
+        ("SEEDS", "1"),
+        ("RUN_ROOT", bad_root.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0"),
+        ("ARMS", "best=envs/smoke.toml"),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &bad);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad arm name 'best'"));
+    assert!(!bad_root.join("best/phase2").exists());
+}
+
+#[test]
 fn best_of_seeds_stops_with_status_3_when_every_seed_is_too_wide() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bos");
@@ -148,4 +199,51 @@ fn per_gpu_recipes_start_again_with_their_spare_seeds_once() {
     assert!(log.contains("seeds 3 4) exit 3"), "{log}");
     assert_eq!(log.matches(") exit ").count(), 2, "{log}");
     assert_eq!(step_of(&base.join("r02/s3/run")), 4);
+}
+
+#[test]
+fn per_gpu_recipes_return_the_winners_named_in_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let vars = [
+        ("RECIPES", "1,2"),
+        ("RUN_ROOT_BASE", base.to_str().unwrap()),
+        ("OUT", out_dir.to_str().unwrap()),
+        ("TAG", "t"),
+        ("WEIGHTS", "r0 r7"),
+    ];
+    let out = run_script("recipe_per_gpu.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("WEIGHTS: no recipe r7"), "{}", text(&out));
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["logs_t.tgz", "wr0.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+    // The part unpacks to the winner's checkpoint at the last step.
+    let unpack = dir.path().join("unpack");
+    std::fs::create_dir(&unpack).unwrap();
+    let status = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "xz -dc {} | tar -C {} -xf -",
+            out_dir.join("wr0.tar.xz.part-aa").display(),
+            unpack.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(unpack.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["step"].as_u64(), Some(8));
+    assert!(unpack.join("weights.safetensors").exists());
 }

@@ -158,11 +158,46 @@ fi
 best=$(head -1 "$RUN_ROOT/choice.txt")
 
 # 3. The chosen seed's run goes on alone: its run directory is phase 1 of the recipe.
+switch=${SWITCH_STEP:-4671}
 mkdir -p "$RUN_ROOT/best"
 [ -e "$RUN_ROOT/best/phase1" ] || ln -s "$RUN_ROOT/s$best/run" "$RUN_ROOT/best/phase1"
 export "TRAIN_ARGS_best=--seed $best"
 [ "$(left)" -gt 20 ] || exit 0
-RUNS="best=$config1@${SWITCH_STEP:-4671}+$config2" bash "$here/multi_gpu_runs.sh" "$(left)"
+if [ -z "${ARMS:-}" ]; then
+  RUNS="best=$config1@$switch+$config2" bash "$here/multi_gpu_runs.sh" "$(left)"
+else
+  # With ARMS="NAME=CONFIG ...": phase 1 alone to SWITCH_STEP (in the chosen seed's directory),
+  # then phase 2 of CONFIG2 (in best/) and of every arm's CONFIG (in NAME/, a path as CONFIG2,
+  # validating as CONFIG2 does) at once, all branched from the same phase-1 checkpoint: paired
+  # comparisons of phase-2 configs at no extra phase-1 cost. The i-th phase 2 (best first) runs on
+  # the i-th GPU (mod their count) of ARM_GPUS (default: CUDA_VISIBLE_DEVICES, else every GPU of
+  # the host), e.g. ARM_GPUS=0,2: best on GPU 0, the first arm on GPU 2.
+  if [ "$(step_of "$RUN_ROOT/best/phase1")" -lt "$switch" ]; then
+    RUNS="s$best=$config1" STEPS=$switch bash "$here/multi_gpu_runs.sh" "$(left)"
+  fi
+  if [ "$(step_of "$RUN_ROOT/best/phase1")" -ge "$switch" ] && [ "$(left)" -gt 20 ]; then
+    runs="best=$config1@$switch+$config2"
+    for arm in $ARMS; do
+      name=${arm%%=*} cfg=${arm#*=}
+      [[ $name =~ ^[a-z][a-z0-9_]*$ && $name != best && ! $name =~ ^s[0-9] ]] || {
+        echo "ARMS: bad arm name '$name' (lowercase letters, digits, _; not best or sN)" >&2
+        exit 2
+      }
+      case $cfg in /*) ;; *) [ -f "$cfg" ] && cfg=$PWD/$cfg ;; esac
+      [ -f "$cfg" ] || { echo "ARMS: arm $name: no config $cfg" >&2; exit 2; }
+      if [ ! -f "$RUN_ROOT/config2_$name.toml" ]; then
+        printf 'base = "%s"\n\n[train]\neval_every = %s\nval_full_frames = %s\n' "$cfg" \
+          "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" >"$RUN_ROOT/config2_$name.toml"
+      fi
+      mkdir -p "$RUN_ROOT/$name"
+      [ -e "$RUN_ROOT/$name/phase1" ] || ln -s "$RUN_ROOT/s$best/run" "$RUN_ROOT/$name/phase1"
+      export "TRAIN_ARGS_$name=--seed $best"
+      runs="$runs $name=$config1@$switch+$RUN_ROOT/config2_$name.toml"
+    done
+    CUDA_VISIBLE_DEVICES=${ARM_GPUS:-${CUDA_VISIBLE_DEVICES:-}} RUNS=$runs \
+      bash "$here/multi_gpu_runs.sh" "$(left)"
+  fi
+fi
 
 # 4. Optionally score the finished encoder (on the full frames, as `silot eval` does).
 if [ -n "${SCORE_SEEDS:-}" ] && [ "$(step_of "$RUN_ROOT/best/phase2")" -ge "${STEPS:-6267}" ] &&

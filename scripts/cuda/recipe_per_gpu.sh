@@ -6,6 +6,9 @@
 #
 #   RECIPES="31,32/35,36 33,34/37,38" bash ship/run.sh bash scripts/cuda/recipe_per_gpu.sh SECONDS
 #
+# With ARMS (recipe_best_of_seeds.sh: phase-2 configs branched beside CONFIG2 from the same
+# phase-1 checkpoint), recipe i's arms run on GPU i + ARM_GPU_OFFSET (default 0: its own GPU),
+# e.g. two recipes on a 4-GPU host with ARM_GPU_OFFSET=2: the arms on GPUs 2 and 3.
 # RECIPES: one entry per GPU (GPU i gets the i-th), SEEDS/SPARE_SEEDS comma-separated. The
 # recipe's own variables (SELECT_STEP, MAX_BOX_WIDTH, STEPS, TRAIN_ARGS, SHARE, CONFIG1, ...)
 # pass through (SELECT_STEP 2000 as the recipe's default: box width tells pairs runs apart from
@@ -13,6 +16,10 @@
 # (default /tmp/rpg)/rG, logs in RUN_ROOT_BASE/rG.out. With OUT set (the GPU machine's output
 # folder) the logs (no weights) go to OUT/logs_TAG.tgz (TAG default: the time), and with
 # WEIGHTS=1 each finished or latest winner's weights to OUT/wrG*.tar.xz.part-* (15 MiB parts).
+# A winner packs to ~18.5 MiB (two parts) and the GPU machine returns at most 8 files and 64 MiB
+# in all, so one call brings back three winners: on a 4-GPU host name them, e.g. WEIGHTS="r0 r1
+# r2", and fetch the rest with a second, short call (WEIGHTS="r3" ... recipe_per_gpu.sh 0, which
+# trains nothing). The twentieth session lost a fourth winner's last part to that limit.
 set -uo pipefail
 secs=${1:?usage: recipe_per_gpu.sh SECONDS}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +33,10 @@ recipe() {
   if [ -f "$base/$name.spare" ]; then root=$base/${name}2 seeds=$3; fi
   local left=$((t0 + secs - $(date +%s)))
   [ "$left" -gt 20 ] || return 0
+  local arm_gpus=""
+  [ -n "${ARMS:-}" ] && arm_gpus=$gpu,$((gpu + ${ARM_GPU_OFFSET:-0}))
   CUDA_VISIBLE_DEVICES=$gpu SELECT_STEP=${SELECT_STEP:-2000} SEEDS="$seeds" RUN_ROOT=$root \
+    ARM_GPUS=$arm_gpus \
     bash "$here/recipe_best_of_seeds.sh" "$left" >>"$base/$name.out" 2>&1
   local rc=$?
   echo "== $name ($root, seeds $seeds) exit $rc at $(date +%T)" >>"$base/$name.out"
@@ -53,19 +63,33 @@ for out in "$base"/r*.out; do
   for root in "$base/$name" "$base/${name}2"; do
     [ -d "$root" ] || continue
     cat "$root/choice.txt" 2>/dev/null
-    for d in "$root"/s*/ "$root/best/"; do
+    for d in "$root"/*/; do
       [ -f "$d/train_seconds" ] && echo "$d: $(cat "$d/train_seconds") s in silot train"
     done
   done
 done
 [ -n "${OUT:-}" ] || exit 0
 tar czf "$OUT/logs_${TAG:-$(date +%H%M%S)}.tgz" --exclude='*.safetensors' -C "$base" . 2>/dev/null
-[ "${WEIGHTS:-0}" = 1 ] || exit 0
-for root in "$base"/r*/; do
+weights=${WEIGHTS:-0}
+[ "$weights" = 0 ] && exit 0
+if [ "$weights" = 1 ]; then
+  weights=$(cd "$base" && ls -d r*/ | tr -d /)
+  [ "$(echo "$weights" | wc -w)" -le 3 ] ||
+    echo "warning: $(echo $weights | wc -w) winners exceed what one call returns (64 MiB); name three in WEIGHTS" >&2
+fi
+for name in $weights; do
+  root=$base/$name
+  [ -d "$root" ] || { echo "WEIGHTS: no recipe $name in $base" >&2; continue; }
   w=$root/best/phase2/checkpoint
   [ -f "$w/weights.safetensors" ] || w=$root/best/phase1/checkpoint
   [ -f "$w/weights.safetensors" ] || continue
   tar cf - -C "$w" weights.safetensors state.json config.toml | xz -T0 -1 |
-    split -b 15M - "$OUT/w$(basename "$root").tar.xz.part-"
+    split -b 15M - "$OUT/w$name.tar.xz.part-"
+  for arm in ${ARMS:-}; do  # each arm's phase 2 as w<recipe>_<arm> (counts against the limit)
+    w=$root/${arm%%=*}/phase2/checkpoint
+    [ -f "$w/weights.safetensors" ] || continue
+    tar cf - -C "$w" weights.safetensors state.json config.toml | xz -T0 -1 |
+      split -b 15M - "$OUT/w${name}_${arm%%=*}.tar.xz.part-"
+  done
 done
 ls -la "$OUT"
