@@ -27,7 +27,7 @@
 # crops does not (0.07 against 0.11); the choice lists it, to learn when runs part there.
 # Twentieth session (benches/results/cuda_train_space_invaders_session20.md): four recipes at
 # once on 4 x H200, MOTA 0.839-0.864; at 2,000 the full-frame pairs (0.2-2.4, the model still
-# counting 7-24 objects) do not foretell the end (they part by 4,100 in every run), so the
+# counting 7-24 objects) do not foretell the end (they part by 4,100 in all four winners), so the
 # choice stays as it is.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
