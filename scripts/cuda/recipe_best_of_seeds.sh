@@ -71,10 +71,12 @@ if [ ! -f "$RUN_ROOT/config1.toml" ]; then
     "$config1" "${VAL_CLIPS:-64}" "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" \
     >"$RUN_ROOT/config1.toml"
 fi
-if [ ! -f "$RUN_ROOT/config2.toml" ]; then
-  printf 'base = "%s"\n\n[train]\neval_every = %s\nval_full_frames = %s\n' "$config2" \
-    "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" >"$RUN_ROOT/config2.toml"
-fi
+# A phase-2 config: SOURCE validating every EVAL_EVERY stage steps, also on full frames, as DEST.
+phase2_config() {
+  [ -f "$2" ] || printf 'base = "%s"\n\n[train]\neval_every = %s\nval_full_frames = %s\n' \
+    "$1" "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" >"$2"
+}
+phase2_config "$config2" "$RUN_ROOT/config2.toml"
 config1=$RUN_ROOT/config1.toml
 config2=$RUN_ROOT/config2.toml
 
@@ -189,10 +191,7 @@ else
       }
       case $cfg in /*) ;; *) [ -f "$cfg" ] && cfg=$PWD/$cfg ;; esac
       [ -f "$cfg" ] || { echo "ARMS: arm $name: no config $cfg" >&2; exit 2; }
-      if [ ! -f "$RUN_ROOT/config2_$name.toml" ]; then
-        printf 'base = "%s"\n\n[train]\neval_every = %s\nval_full_frames = %s\n' "$cfg" \
-          "${EVAL_EVERY:-500}" "${VAL_FULL_FRAMES:-16}" >"$RUN_ROOT/config2_$name.toml"
-      fi
+      phase2_config "$cfg" "$RUN_ROOT/config2_$name.toml"
       mkdir -p "$RUN_ROOT/$name"
       [ -e "$RUN_ROOT/$name/phase1" ] || ln -s "$RUN_ROOT/s$best/run" "$RUN_ROOT/$name/phase1"
       export "TRAIN_ARGS_$name=--seed $best"

@@ -77,19 +77,20 @@ if [ "$weights" = 1 ]; then
   [ "$(echo "$weights" | wc -w)" -le 3 ] ||
     echo "warning: $(echo $weights | wc -w) winners exceed what one call returns (64 MiB); name three in WEIGHTS" >&2
 fi
+# The checkpoint in DIR (if it has weights) as OUT/wNAME.tar.xz.part-* (15 MiB parts).
+pack() {
+  [ -f "$1/weights.safetensors" ] || return 0
+  tar cf - -C "$1" weights.safetensors state.json config.toml | xz -T0 -1 |
+    split -b 15M - "$OUT/w$2.tar.xz.part-"
+}
 for name in $weights; do
   root=$base/$name
   [ -d "$root" ] || { echo "WEIGHTS: no recipe $name in $base" >&2; continue; }
   w=$root/best/phase2/checkpoint
   [ -f "$w/weights.safetensors" ] || w=$root/best/phase1/checkpoint
-  [ -f "$w/weights.safetensors" ] || continue
-  tar cf - -C "$w" weights.safetensors state.json config.toml | xz -T0 -1 |
-    split -b 15M - "$OUT/w$name.tar.xz.part-"
+  pack "$w" "$name"
   for arm in ${ARMS:-}; do  # each arm's phase 2 as w<recipe>_<arm> (counts against the limit)
-    w=$root/${arm%%=*}/phase2/checkpoint
-    [ -f "$w/weights.safetensors" ] || continue
-    tar cf - -C "$w" weights.safetensors state.json config.toml | xz -T0 -1 |
-      split -b 15M - "$OUT/w${name}_${arm%%=*}.tar.xz.part-"
+    pack "$root/${arm%%=*}/phase2/checkpoint" "${name}_${arm%%=*}"
   done
 done
 ls -la "$OUT"
