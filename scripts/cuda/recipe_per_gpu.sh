@@ -74,8 +74,9 @@ weights=${WEIGHTS:-0}
 [ "$weights" = 0 ] && exit 0
 if [ "$weights" = 1 ]; then
   weights=$(cd "$base" && ls -d r*/ | tr -d /)
-  [ "$(echo "$weights" | wc -w)" -le 3 ] ||
-    echo "warning: $(echo $weights | wc -w) winners exceed what one call returns (64 MiB); name three in WEIGHTS" >&2
+  n=$(($(echo $weights | wc -w) * (1 + $(echo ${ARMS:-} | wc -w))))  # checkpoints, arms too
+  [ "$n" -le 3 ] ||
+    echo "warning: $n checkpoints exceed what one call returns (64 MiB, three); name fewer recipes in WEIGHTS" >&2
 fi
 # The checkpoint in DIR (if it has weights) as OUT/wNAME.tar.xz.part-* (15 MiB parts).
 pack() {
