@@ -247,3 +247,78 @@ fn per_gpu_recipes_return_the_winners_named_in_weights() {
     assert_eq!(state["step"].as_u64(), Some(8));
     assert!(unpack.join("weights.safetensors").exists());
 }
+
+#[test]
+fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let base_s = base.to_str().unwrap();
+    let out = run_script(
+        "recipe_per_gpu.sh",
+        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(step_of(&base.join("r0/best/phase2")), 8);
+    let smoke = repo().join("envs/smoke.toml");
+    let finishes = format!("one={0} two={0}", smoke.display());
+    let vars = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", finishes.as_str()),
+        ("FINISH_STEPS", "2"),
+        ("SCORE_SEEDS", "5"),
+        ("JOBS", "2"),
+        ("OUT", out_dir.to_str().unwrap()),
+        ("TAG", "t"),
+        ("WEIGHTS", "r0/one r0/zz"),
+    ];
+    let out = run_script("recipe_finish.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("WEIGHTS: no finish r0/zz"),
+        "{}",
+        text(&out)
+    );
+    // Both finishes branched from phase 2's last step and ran FINISH_STEPS more.
+    for name in ["one", "two"] {
+        let run = base.join("r0/finish").join(name).join("run");
+        assert_eq!(step_of(&run), 10, "{}", text(&out));
+        let log = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+        let first = log
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["kind"] == "train")
+            .map(|v| v["step"].as_u64().unwrap())
+            .min();
+        assert_eq!(first, Some(9), "{log}");
+    }
+    // The phase-2 encoder and both finishes scored on the seed.
+    let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
+    for name in [
+        "best_phase2_checkpoint",
+        "finish_one_run_checkpoint",
+        "finish_two_run_checkpoint",
+    ] {
+        assert_eq!(
+            summary.lines().filter(|l| l.contains(name)).count(),
+            1,
+            "{summary}"
+        );
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["finish_t.tgz", "wr0_one.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+    // The same command again trains nothing more.
+    let again = run_script("recipe_finish.sh", &vars[..3]);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(step_of(&base.join("r0/finish/one/run")), 10);
+}

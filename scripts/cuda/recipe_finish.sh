@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# After scripts/cuda/recipe_per_gpu.sh: every recipe's phase-2 encoder
+# (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg) finished by
+# FINISH_STEPS (default 120) more steps under each config of FINISHES="NAME=CONFIG ...", every
+# finish branched from that checkpoint with a fresh Adam (--reset-optimizer), a recipe's finishes
+# side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run (the same command on the
+# same warm machine resumes them, each with a fresh Adam again). Why: a phase 2 at a quarter of the KL-weight gradient leaves
+# objects held twice; 110 steps at the full gradient removed them in the twentieth session's
+# CPU trial (benches/results/cuda_train_space_invaders_session20.md). All stop at one deadline
+# SECONDS from now.
+#
+# Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
+# (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
+# this script; DEVICE and JOBS as there) into RUN_ROOT_BASE/scores, after the training, never
+# beside it. With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and
+# the finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes'
+# weights as OUT/wrG_NAME.tar.xz.part-* (15 MiB parts; ~18.5 MiB each, three per call at most).
+#
+#   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops.toml" SCORE_SEEDS="1 2" \
+#     bash ship/run.sh bash scripts/cuda/recipe_finish.sh SECONDS
+set -uo pipefail
+secs=${1:?usage: recipe_finish.sh SECONDS}
+here=$(cd "$(dirname "$0")" && pwd)
+deadline=$(($(date +%s) + secs))
+base=${RUN_ROOT_BASE:-/tmp/rpg}
+n_steps=${FINISH_STEPS:-120}
+left() { echo $((deadline - $(date +%s))); }
+step_of() {
+  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/state.json" 2>/dev/null | head -1 | grep . || echo 0
+}
+ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
+[ "$ngpu" -gt 0 ] || ngpu=1
+
+# 1. The finishes: one multi_gpu_runs.sh per recipe, all at once.
+finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
+runs="" checkpoints=""
+for arm in $finishes; do
+  name=${arm%%=*} cfg=${arm#*=}
+  [[ $name =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
+  case $cfg in /*) ;; *) cfg=$PWD/$cfg ;; esac
+  [ -f "$cfg" ] || { echo "FINISHES: $name: no config $cfg" >&2; exit 2; }
+  runs="$runs $name=$cfg"
+done
+for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
+  g=$(basename "$out" .out)
+  g=${g#r}
+  root=$base/r$g
+  [ -f "$base/r$g.spare" ] && root=$base/r${g}2  # it started again with its spare seeds
+  src=$root/best/phase2/checkpoint
+  [ -f "$src/state.json" ] || { echo "skip $root (no phase-2 checkpoint)" >&2; continue; }
+  checkpoints="$checkpoints $src"
+  for arm in $finishes; do
+    export "TRAIN_ARGS_${arm%%=*}=--branch-from $src --reset-optimizer"
+    checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
+  done
+  [ "$(left)" -gt 20 ] || continue
+  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$src") + n_steps)) \
+    CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
+    >>"$root/finish.out" 2>&1 &
+done
+wait
+for f in "$base"/r*/finish.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
+
+# 2. Scores, after the training.
+if [ -n "${SCORE_SEEDS:-}" ] && [ "$(left)" -gt 20 ]; then
+  SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" \
+    "${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}" "$base/scores" $checkpoints ||
+    echo "scoring stopped at the deadline; run the same command again" >&2
+fi
+
+# 3. What comes back.
+[ -n "${OUT:-}" ] || exit 0
+(cd "$base" && tar czf "$OUT/finish_${TAG:-$(date +%H%M%S)}.tgz" --exclude='*.safetensors' \
+  scores r*/finish r*/finish.out 2>/dev/null)
+for w in ${WEIGHTS:-}; do
+  ck=$base/${w%%/*}/finish/${w#*/}/run/checkpoint
+  [ -f "$ck/weights.safetensors" ] || { echo "WEIGHTS: no finish $w" >&2; continue; }
+  tar cf - -C "$ck" weights.safetensors state.json config.toml | xz -T0 -1 |
+    split -b 15M - "$OUT/w${w%%/*}_${w#*/}.tar.xz.part-"
+done
+ls -la "$OUT"
