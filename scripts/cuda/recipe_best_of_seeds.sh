@@ -28,7 +28,10 @@
 # Twentieth session (benches/results/cuda_train_space_invaders_session20.md): four recipes at
 # once on 4 x H200, MOTA 0.839-0.864; at 2,000 the full-frame pairs (0.2-2.4, the model still
 # counting 7-24 objects) do not foretell the end (they part by 4,100 in all four winners), so the
-# choice stays as it is.
+# choice stays as it is. Twenty-first session
+# (benches/results/cuda_train_space_invaders_session21.md): twice more on 2 x H200 (MOTA 0.896 /
+# 0.841 on the 91001 set at ~5,620), each then finished by scripts/cuda/recipe_finish.sh (120
+# steps, inside the 30 minutes): +0.009-0.035 MOTA on every seed.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #

@@ -6,8 +6,11 @@
 # side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run (the same command on the
 # same warm machine resumes them, each with a fresh Adam again). Why: a phase 2 at a quarter of the KL-weight gradient leaves
 # objects held twice; 110 steps at the full gradient removed them in the twentieth session's
-# CPU trial (benches/results/cuda_train_space_invaders_session20.md). All stop at one deadline
-# SECONDS from now.
+# CPU trial (benches/results/cuda_train_space_invaders_session20.md). Twenty-first session
+# (benches/results/cuda_train_space_invaders_session21.md; two draws on 2 x H200, two finishes of
+# 120 steps side by side per GPU, ~58 s): the full gradient (the reference's objective) +0.015-0.035
+# MOTA on every seed but count error 3.0-3.8 (presence sinks), half of it +0.009-0.021 with count
+# error 1.4-2.4. All stop at one deadline SECONDS from now.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
