@@ -268,6 +268,8 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
         ("FINISHES", finishes.as_str()),
         ("FINISH_STEPS", "2"),
         ("SCORE_SEEDS", "5"),
+        ("TRAIN_ARGS", "--keep-every 9"),
+        ("SCORE_KEPT", "1"),
         ("JOBS", "2"),
         ("OUT", out_dir.to_str().unwrap()),
         ("TAG", "t"),
@@ -293,12 +295,14 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
             .min();
         assert_eq!(first, Some(9), "{log}");
     }
-    // The phase-2 encoder and both finishes scored on the seed.
+    // The phase-2 encoder, both finishes and their kept checkpoints (step 9) scored on the seed.
     let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
     for name in [
         "best_phase2_checkpoint",
         "finish_one_run_checkpoint",
         "finish_two_run_checkpoint",
+        "finish_one_run_kept_step-00000009",
+        "finish_two_run_kept_step-00000009",
     ] {
         assert_eq!(
             summary.lines().filter(|l| l.contains(name)).count(),

@@ -12,10 +12,12 @@
 # MOTA on every seed but count error 3.0-3.8 (presence sinks), half of it +0.009-0.021 with count
 # error 1.4-2.4. All stop at one deadline SECONDS from now.
 #
+# TRAIN_ARGS go to every finish's `silot train` (e.g. "--keep-every 60").
+#
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
 # this script; DEVICE and JOBS as there) into RUN_ROOT_BASE/scores, after the training, never
-# beside it. With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and
+# beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish). With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and
 # the finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes'
 # weights as OUT/wrG_NAME.tar.xz.part-* (15 MiB parts; ~18.5 MiB each, three per call at most).
 #
@@ -36,7 +38,7 @@ ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
 
 # 1. The finishes: one multi_gpu_runs.sh per recipe, all at once.
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
-runs="" checkpoints=""
+runs="" checkpoints="" roots=""
 for arm in $finishes; do
   name=${arm%%=*} cfg=${arm#*=}
   [[ $name =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
@@ -52,6 +54,7 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
   src=$root/best/phase2/checkpoint
   [ -f "$src/state.json" ] || { echo "skip $root (no phase-2 checkpoint)" >&2; continue; }
   checkpoints="$checkpoints $src"
+  roots="$roots $root"
   for arm in $finishes; do
     export "TRAIN_ARGS_${arm%%=*}=--branch-from $src --reset-optimizer"
     checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
@@ -64,7 +67,13 @@ done
 wait
 for f in "$base"/r*/finish.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
 
-# 2. Scores, after the training.
+# 2. Scores, after the training (with SCORE_KEPT=1 also the finishes' kept checkpoints, e.g. of
+# TRAIN_ARGS="--keep-every 60": several finish lengths from one run).
+if [ "${SCORE_KEPT:-0}" = 1 ]; then
+  for root in $roots; do
+    for ck in "$root"/finish/*/run/kept/step-*; do [ -d "$ck" ] && checkpoints="$checkpoints $ck"; done
+  done
+fi
 if [ -n "${SCORE_SEEDS:-}" ] && [ "$(left)" -gt 20 ]; then
   SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" \
     "${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}" "$base/scores" $checkpoints ||
