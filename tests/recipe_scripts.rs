@@ -49,6 +49,16 @@ fn step_of(run: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// The names of the files in `dir`, sorted.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -218,11 +228,7 @@ fn per_gpu_recipes_return_the_winners_named_in_weights() {
     assert!(out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("WEIGHTS: no recipe r7"), "{}", text(&out));
-    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = file_names(&out_dir);
     assert_eq!(
         names,
         ["logs_t.tgz", "wr0.tar.xz.part-aa"],
@@ -310,11 +316,7 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
             "{summary}"
         );
     }
-    let mut names: Vec<String> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = file_names(&out_dir);
     assert_eq!(
         names,
         ["finish_t.tgz", "wr0_one.tar.xz.part-aa"],

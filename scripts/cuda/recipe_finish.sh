@@ -87,7 +87,6 @@ fi
 for w in ${WEIGHTS:-}; do
   ck=$base/${w%%/*}/finish/${w#*/}/run/checkpoint
   [ -f "$ck/weights.safetensors" ] || { echo "WEIGHTS: no finish $w" >&2; continue; }
-  tar cf - -C "$ck" weights.safetensors state.json config.toml | xz -T0 -1 |
-    split -b 15M - "$OUT/w${w%%/*}_${w#*/}.tar.xz.part-"
+  bash "$here/pack_weights.sh" "$ck" "$OUT/w${w%%/*}_${w#*/}"
 done
 ls -la "$OUT"

@@ -79,11 +79,7 @@ if [ "$weights" = 1 ]; then
     echo "warning: $n checkpoints exceed what one call returns (64 MiB, three); name fewer recipes in WEIGHTS" >&2
 fi
 # The checkpoint in DIR (if it has weights) as OUT/wNAME.tar.xz.part-* (15 MiB parts).
-pack() {
-  [ -f "$1/weights.safetensors" ] || return 0
-  tar cf - -C "$1" weights.safetensors state.json config.toml | xz -T0 -1 |
-    split -b 15M - "$OUT/w$2.tar.xz.part-"
-}
+pack() { bash "$here/pack_weights.sh" "$1" "$OUT/w$2"; }
 for name in $weights; do
   root=$base/$name
   [ -d "$root" ] || { echo "WEIGHTS: no recipe $name in $base" >&2; continue; }
