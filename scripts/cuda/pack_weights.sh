@@ -6,7 +6,8 @@
 #
 #   bash scripts/cuda/pack_weights.sh CHECKPOINT_DIR PREFIX
 set -euo pipefail
-ck=${1:?usage: pack_weights.sh CHECKPOINT_DIR PREFIX} prefix=${2:?usage: pack_weights.sh CHECKPOINT_DIR PREFIX}
+usage="usage: pack_weights.sh CHECKPOINT_DIR PREFIX"
+ck=${1:?$usage} prefix=${2:?$usage}
 [ -f "$ck/weights.safetensors" ] || exit 0
 tar cf - -C "$ck" weights.safetensors state.json config.toml | xz -T0 -1 |
   split -b 15M - "$prefix.tar.xz.part-"

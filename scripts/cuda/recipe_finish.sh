@@ -3,23 +3,24 @@
 # (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg) finished by
 # FINISH_STEPS (default 120) more steps under each config of FINISHES="NAME=CONFIG ...", every
 # finish branched from that checkpoint with a fresh Adam (--reset-optimizer), a recipe's finishes
-# side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run (the same command on the
-# same warm machine resumes them, each with a fresh Adam again). Why: a phase 2 at a quarter of the KL-weight gradient leaves
-# objects held twice; 110 steps at the full gradient removed them in the twentieth session's
-# CPU trial (benches/results/cuda_train_space_invaders_session20.md). Twenty-first session
+# side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run. The same command on the
+# same warm machine resumes them (each with a fresh Adam again). TRAIN_ARGS go to every finish's
+# `silot train` (e.g. "--keep-every 60"). All stop at one deadline SECONDS from now.
+# Why: a phase 2 at a quarter of the KL-weight gradient leaves objects held twice; 110 steps at the
+# full gradient removed them in the twentieth session's CPU trial
+# (benches/results/cuda_train_space_invaders_session20.md). Twenty-first session
 # (benches/results/cuda_train_space_invaders_session21.md; two draws on 2 x H200, two finishes of
 # 120 steps side by side per GPU, ~58 s): the full gradient (the reference's objective) +0.015-0.035
 # MOTA on every seed but count error 3.0-3.8 (presence sinks), half of it +0.009-0.021 with count
-# error 1.4-2.4. All stop at one deadline SECONDS from now.
-#
-# TRAIN_ARGS go to every finish's `silot train` (e.g. "--keep-every 60").
+# error 1.4-2.4.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
 # this script; DEVICE and JOBS as there) into RUN_ROOT_BASE/scores, after the training, never
-# beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish). With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and
-# the finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes'
-# weights as OUT/wrG_NAME.tar.xz.part-* (15 MiB parts; ~18.5 MiB each, three per call at most).
+# beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish).
+# With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and the
+# finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes' weights
+# as OUT/wrG_NAME.tar.xz.part-* (scripts/cuda/pack_weights.sh; ~18.5 MiB each, three per call).
 #
 #   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops.toml" SCORE_SEEDS="1 2" \
 #     bash ship/run.sh bash scripts/cuda/recipe_finish.sh SECONDS
@@ -41,7 +42,8 @@ finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
 runs="" checkpoints="" roots=""
 for arm in $finishes; do
   name=${arm%%=*} cfg=${arm#*=}
-  [[ $name =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
+  [[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
+    { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
   case $cfg in /*) ;; *) cfg=$PWD/$cfg ;; esac
   [ -f "$cfg" ] || { echo "FINISHES: $name: no config $cfg" >&2; exit 2; }
   runs="$runs $name=$cfg"
@@ -71,7 +73,9 @@ for f in "$base"/r*/finish.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"
 # TRAIN_ARGS="--keep-every 60": several finish lengths from one run).
 if [ "${SCORE_KEPT:-0}" = 1 ]; then
   for root in $roots; do
-    for ck in "$root"/finish/*/run/kept/step-*; do [ -d "$ck" ] && checkpoints="$checkpoints $ck"; done
+    for ck in "$root"/finish/*/run/kept/step-*; do
+      [ -d "$ck" ] && checkpoints="$checkpoints $ck"
+    done
   done
 fi
 if [ -n "${SCORE_SEEDS:-}" ] && [ "$(left)" -gt 20 ]; then
