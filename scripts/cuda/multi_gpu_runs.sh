@@ -19,20 +19,14 @@ secs=${1:?usage: multi_gpu_runs.sh SECONDS}
 root=${RUN_ROOT:-/tmp/mgr}
 steps=${STEPS:-6267}
 deadline=$(($(date +%s) + secs))
+source "$(dirname "$0")/common.sh"  # step_of, host_gpu_count
 # The GPUs to spread the runs over: those CUDA_VISIBLE_DEVICES names, else every GPU of the host.
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
   IFS=, read -ra gpus <<<"$CUDA_VISIBLE_DEVICES"
 else
-  ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
-  [ "$ngpu" -gt 0 ] || ngpu=1
-  gpus=($(seq 0 $((ngpu - 1))))
+  gpus=($(seq 0 $(($(host_gpu_count) - 1))))
 fi
 mkdir -p "$root"
-
-# step of the checkpoint in DIR (0 if none).
-step_of() {
-  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null | head -1 | grep . || echo 0
-}
 
 # silot train (appending to the log LOG, then ARGS...) until the deadline; its seconds are
 # appended to LOG.seconds.

@@ -95,11 +95,7 @@ for s in $seeds; do
   runs="$runs s$s=$config1"
   export "TRAIN_ARGS_s$s=--seed $s"
 done
-# step of the checkpoint in DIR (0 if none), as multi_gpu_runs.sh reads it.
-step_of() {
-  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/checkpoint/state.json" 2>/dev/null |
-    head -1 | grep . || echo 0
-}
+source "$here/common.sh"  # step_of
 if [ ! -f "$RUN_ROOT/choice.txt" ] && [ "${SHARE:-processes}" = threads ]; then
   behind=0
   for s in $seeds; do

@@ -31,11 +31,8 @@ deadline=$(($(date +%s) + secs))
 base=${RUN_ROOT_BASE:-/tmp/rpg}
 n_steps=${FINISH_STEPS:-120}
 left() { echo $((deadline - $(date +%s))); }
-step_of() {
-  sed -n 's/^ *"step": *\([0-9]*\).*/\1/p' "$1/state.json" 2>/dev/null | head -1 | grep . || echo 0
-}
-ngpu=$(nvidia-smi --list-gpus 2>/dev/null | wc -l)
-[ "$ngpu" -gt 0 ] || ngpu=1
+source "$here/common.sh"  # step_of, host_gpu_count
+ngpu=$(host_gpu_count)
 
 # 1. The finishes: one multi_gpu_runs.sh per recipe, all at once.
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
@@ -54,7 +51,8 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
   root=$base/r$g
   [ -f "$base/r$g.spare" ] && root=$base/r${g}2  # it started again with its spare seeds
   src=$root/best/phase2/checkpoint
-  [ -f "$src/state.json" ] || { echo "skip $root (no phase-2 checkpoint)" >&2; continue; }
+  [ "$(step_of "$root/best/phase2")" -gt 0 ] ||
+    { echo "skip $root (no phase-2 checkpoint)" >&2; continue; }
   checkpoints="$checkpoints $src"
   roots="$roots $root"
   for arm in $finishes; do
@@ -62,7 +60,7 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
     checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
   done
   [ "$(left)" -gt 20 ] || continue
-  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$src") + n_steps)) \
+  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$root/best/phase2") + n_steps)) \
     CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
     >>"$root/finish.out" 2>&1 &
 done
