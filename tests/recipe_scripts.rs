@@ -328,3 +328,69 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
     assert!(again.status.success(), "{}", text(&again));
     assert_eq!(step_of(&base.join("r0/finish/one/run")), 10);
 }
+
+/// `score_parallel.sh` with stand-ins on PATH: an `nvidia-smi` listing `gpus` GPUs and a
+/// `silot` that writes a minimal report holding its `CUDA_VISIBLE_DEVICES`; returns those, one per
+/// evaluation (two checkpoints x three seeds), sorted.
+fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let listing = (0..gpus).map(|i| format!("echo 'GPU {i}: stand-in'\n"));
+    let stand_ins = [
+        ("nvidia-smi", format!("#!/bin/sh\n{}", listing.collect::<String>())),
+        (
+            "silot",
+            "#!/usr/bin/env bash\nwhile [ $# -gt 0 ]; do [ \"$1\" = --json ] && out=$2; shift; done\n\
+             printf '{\"mota\":0.5,\"idf1\":0.5,\"ap\":0.5,\"count_abs_error\":1,\"num_gt\":4,\
+             \"checkpoint\":{\"step\":1},\"gpu\":\"%s\"}' \"$CUDA_VISIBLE_DEVICES\" >\"$out\"\n"
+                .to_string(),
+        ),
+    ];
+    for (name, body) in stand_ins {
+        let path = bin.join(name);
+        std::fs::write(&path, body).unwrap();
+        Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    }
+    let mut checkpoints = Vec::new();
+    for name in ["a", "b"] {
+        let ck = dir.path().join(name);
+        std::fs::create_dir(&ck).unwrap();
+        std::fs::write(ck.join("state.json"), "{\"step\": 1}").unwrap();
+        checkpoints.push(ck);
+    }
+    let scores = dir.path().join("scores");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let mut cmd = Command::new("bash");
+    cmd.arg(repo().join("scripts/cuda/score_parallel.sh"))
+        .arg(repo().join("envs/smoke.toml"))
+        .arg(&scores)
+        .args(&checkpoints)
+        .env("PATH", path)
+        .env("SEEDS", "1 2 3")
+        .env("JOBS", "2")
+        .env_remove("CUDA_VISIBLE_DEVICES");
+    if let Some(v) = visible {
+        cmd.env("CUDA_VISIBLE_DEVICES", v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let mut gpus: Vec<String> = file_names(&scores)
+        .iter()
+        .filter(|n| n.ends_with(".json"))
+        .map(|n| {
+            let report = std::fs::read_to_string(scores.join(n)).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+            v["gpu"].as_str().unwrap().to_string()
+        })
+        .collect();
+    gpus.sort();
+    gpus
+}
+
+#[test]
+fn score_parallel_spreads_evaluations_over_the_hosts_gpus_unless_the_caller_chose() {
+    assert_eq!(score_parallel_gpus(3, None), ["0", "0", "1", "1", "2", "2"]);
+    assert_eq!(score_parallel_gpus(0, None), ["0"; 6]);
+    assert_eq!(score_parallel_gpus(3, Some("2")), ["2"; 6]);
+}

@@ -12,7 +12,10 @@
 # (benches/results/cuda_train_space_invaders_session21.md; two draws on 2 x H200, two finishes of
 # 120 steps side by side per GPU, ~58 s): the full gradient (the reference's objective) +0.015-0.035
 # MOTA on every seed but count error 3.0-3.8 (presence sinks), half of it +0.009-0.021 with count
-# error 1.4-2.4.
+# error 1.4-2.4. Twenty-second session (benches/results/cuda_train_space_invaders_session22.md;
+# four draws on 4 x H100, 180-step finishes from a phase 2 ~340 steps shorter): full beat half on
+# 71 of 72 seed-and-draw pairs, +0.032-0.064 MOTA over phase 2; MOTA 0.824-0.896, count error
+# 2.8-4.3.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside

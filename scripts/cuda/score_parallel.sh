@@ -12,21 +12,32 @@
 #   DEVICE=cuda JOBS=8 SEEDS="1000 2000 3000" \
 #     bash scripts/cuda/score_parallel.sh CONFIG OUTDIR CHECKPOINT_DIR...
 set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/common.sh"  # host_gpu_count
 cfg=$1
 outdir=$2
 shift 2
 mkdir -p "$outdir"
 seeds=${SEEDS:-1000 2000 3000 4000 5000 6000 7000 8000 9000}
+# The evaluations take the host's GPUs in turn, unless the caller chose with CUDA_VISIBLE_DEVICES
+# (twenty-second session: 48 at once, all on the first of four H100s, took ~37 s each; the
+# twenty-first's 24 at once on one H200 ~11 s each).
+ngpu=$(host_gpu_count)
+[ -n "${CUDA_VISIBLE_DEVICES:-}" ] && ngpu=0
 jobs=()
 for ck in "$@"; do
   [ -f "$ck/state.json" ] || { echo "skip $ck (no state.json)" >&2; continue; }
   name=$(printf '%s' "${ck%/}" | sed 's#^/##; s#/#_#g')
-  for s in $seeds; do jobs+=("$ck|$name|$s"); done
+  for s in $seeds; do
+    gpu=${CUDA_VISIBLE_DEVICES:-}
+    [ "$ngpu" -gt 0 ] && gpu=$((${#jobs[@]} % ngpu))
+    jobs+=("$ck|$name|$s|$gpu")
+  done
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "${JOBS:-8}" -I{} bash -c '
-  IFS="|" read -r ck name seed <<<"{}"
+  IFS="|" read -r ck name seed gpu <<<"{}"
   [ -s "'"$outdir"'/$name-$seed.json" ] && exit 0
-  silot eval --env "'"$cfg"'" --tracker silot --checkpoint "$ck" --device "'"${DEVICE:-cuda}"'" \
+  CUDA_VISIBLE_DEVICES=$gpu silot eval --env "'"$cfg"'" --tracker silot --checkpoint "$ck" --device "'"${DEVICE:-cuda}"'" \
     --clips 32 --seed "$seed" --json "'"$outdir"'/$name-$seed.json" >"'"$outdir"'/$name-$seed.log" 2>&1 ||
     echo "eval failed: $ck seed $seed (see '"$outdir"'/$name-$seed.log)" >&2'
 python3 - "$outdir" <<'PY' | tee "$outdir/summary.txt"
