@@ -121,6 +121,72 @@ fn best_of_seeds_chooses_the_lower_total_and_trains_it_through_both_phases() {
     assert_eq!(step_of(&root.join("best/phase2")), 8);
 }
 
+/// The validation line at `step` in `run`'s metrics.
+fn val_at(run: &Path, step: u64) -> serde_json::Value {
+    let log = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
+    log.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["kind"] == "val" && v["step"] == step)
+        .last()
+        .unwrap_or_else(|| panic!("no validation at {step} in {log}"))
+}
+
+#[test]
+fn best_of_seeds_refines_the_choice_by_full_frame_pairs_at_refine_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bos");
+    let vars = [
+        ("SEEDS", "1 2"),
+        ("RUN_ROOT", root.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0"),
+        ("REFINE_STEP", "6"),
+        ("PAIRS_MARGIN", "0.25"),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let refine = std::fs::read_to_string(root.join("refine.txt")).unwrap();
+    let best = refine.lines().next().unwrap().to_string();
+    // Both seeds went on to REFINE_STEP; the chosen one has the lowest total among those within
+    // PAIRS_MARGIN of the fewest full-frame pairs there.
+    let vals: Vec<(String, f64, f64)> = ["1", "2"]
+        .iter()
+        .map(|s| {
+            let run = root.join(format!("s{s}/run"));
+            assert!(step_of(&run) >= 6, "{}", text(&out));
+            let v = val_at(&run, 6);
+            let pairs = v["full_frame"]["overlapping_pairs_per_frame"]
+                .as_f64()
+                .unwrap();
+            (s.to_string(), pairs, v["total"].as_f64().unwrap())
+        })
+        .collect();
+    let fewest = vals.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
+    let expected = vals
+        .iter()
+        .filter(|v| v.1 <= fewest + 0.25)
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .unwrap();
+    assert_eq!(best, expected.0, "{refine}");
+    assert!(
+        refine.contains("overlapping pairs per full frame"),
+        "{refine}"
+    );
+    // The refined choice is the one trained on: its run is phase 1, its phase 2 reached STEPS.
+    let phase1 = std::fs::canonicalize(root.join("best/phase1")).unwrap();
+    assert_eq!(
+        phase1,
+        std::fs::canonicalize(root.join(format!("s{best}/run"))).unwrap()
+    );
+    assert_eq!(step_of(&root.join("best/phase2")), 8);
+    // The same command again: the refined choice stands.
+    let again = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(
+        std::fs::read_to_string(root.join("refine.txt")).unwrap(),
+        refine
+    );
+}
+
 #[test]
 fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint() {
     let dir = tempfile::tempdir().unwrap();

@@ -46,7 +46,8 @@
 # steps in stage 1, which ends at 2,600, then every EVAL_EVERY stage steps), VAL_CLIPS 64,
 # EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1 space_invaders_gpu_b64_stage2.toml,
 # CONFIG2 space_invaders_gpu_b64_stage2_propscale025_topcrops.toml (both beside this script; a
-# path, not an id; the thirteenth session's recipe had …_propscale025.toml); SHARE (below).
+# path, not an id; the thirteenth session's recipe had …_propscale025.toml); SHARE (below);
+# REFINE_STEP and PAIRS_MARGIN (step 2b: a second choice, by duplicate objects, off by default).
 # With SCORE_SEEDS (e.g. "71001 72003 73007"), once the chosen run has reached STEPS and while
 # time is left, the encoder is scored on those seeds (scripts/cuda/score_parallel.sh, JOBS as
 # there; RUN_ROOT/scores/summary.txt) — after the training, never beside it.
@@ -161,6 +162,61 @@ PY
   cat "$RUN_ROOT/choice.txt"
 fi
 best=$(head -1 "$RUN_ROOT/choice.txt")
+
+# 2b. With REFINE_STEP (a later validation step, e.g. 3600; default 0: off) the seeds the width
+# rule kept go on together to REFINE_STEP, and there the choice moves to the one of fewest
+# overlapping pairs per full frame (objects held twice; seeds within PAIRS_MARGIN, default 0.5,
+# of the fewest tie, and SELECT_BY decides among them): RUN_ROOT/refine.txt. Why (twenty-second
+# session, benches/results/cuda_train_space_invaders_session22.md): of the ten winners of the
+# twentieth to twenty-second sessions, the two whose full frames still held objects twice late in
+# phase 1 (1.6-1.9 pairs at 3,600, 1.5-2.1 at 4,100; the other eight at most 0.25 at both) were
+# the poorest of their sessions after phase 2 and after the full finish (first scoring set:
+# 0.79-0.82, then 0.82-0.85); at 2,000 the pairs part nothing (0.4-2.4 for the eight, 1.6-2.5 for
+# the two). From 2,000 to 3,600 one seed alone takes ~470 s on an H100 (0.296 s per step), two
+# sharing it ~690 s if they gain the 1.38x measured on an H200 (not yet measured here).
+refine_step=${REFINE_STEP:-0}
+if [ "$refine_step" -gt 0 ] && [ ! -f "$RUN_ROOT/refine.txt" ]; then
+  kept=$(grep '^seed ' "$RUN_ROOT/choice.txt" | grep -v 'excluded:' |
+    sed 's/^seed \([0-9]*\):.*/\1/' || true)
+  if [ "$(echo $kept | wc -w)" -lt 2 ]; then
+    printf '%s\nonly seed %s is left after the choice at %s: nothing to refine\n' \
+      "$best" "$best" "$select_step" >"$RUN_ROOT/refine.txt"
+  else
+    runs=""
+    for s in $kept; do runs="$runs s$s=$config1"; done
+    [ "$(left)" -gt 20 ] && RUNS=$runs STEPS=$refine_step bash "$here/multi_gpu_runs.sh" "$(left)"
+    rc=0
+    python3 - "$RUN_ROOT" "$refine_step" "${SELECT_BY:-total}" "${PAIRS_MARGIN:-0.5}" $kept \
+      >"$RUN_ROOT/refine.tmp" <<'PY' || rc=$?
+import json, sys
+root, step, key, margin, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5:]
+vals = {}
+for s in seeds:
+    rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
+    val = [r for r in rows if r["kind"] == "val" and r["step"] == step]
+    if not val:
+        sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
+    if "full_frame" not in val[-1]:
+        print(f"seed {s}: no full-frame validation at step {step}; set VAL_FULL_FRAMES > 0",
+              file=sys.stderr)
+        sys.exit(2)
+    vals[s] = val[-1]
+pairs = {s: v["full_frame"]["overlapping_pairs_per_frame"] for s, v in vals.items()}
+near = [s for s in vals if pairs[s] <= min(pairs.values()) + margin]
+best = min(near, key=lambda s: vals[s][key])
+print(best)
+for s, v in vals.items():
+    print(f"seed {s}: at step {step} {pairs[s]:.2f} overlapping pairs per full frame, validation "
+          f"{key} {v[key]:.1f}" + ("  <- chosen" if s == best else "")
+          + ("" if s in near else f"  set aside: more than {margin:g} pairs above the fewest"))
+PY
+    # 1: not every seed is at REFINE_STEP yet (python said so); the same command resumes.
+    [ "$rc" = 0 ] || exit $((rc == 1 ? 0 : rc))
+    mv "$RUN_ROOT/refine.tmp" "$RUN_ROOT/refine.txt"
+  fi
+  cat "$RUN_ROOT/refine.txt"
+fi
+[ "$refine_step" -gt 0 ] && best=$(head -1 "$RUN_ROOT/refine.txt")
 
 # 3. The chosen seed's run goes on alone: its run directory is phase 1 of the recipe.
 switch=${SWITCH_STEP:-4671}

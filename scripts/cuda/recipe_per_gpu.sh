@@ -63,6 +63,7 @@ for out in "$base"/r*.out; do
   for root in "$base/$name" "$base/${name}2"; do
     [ -d "$root" ] || continue
     cat "$root/choice.txt" 2>/dev/null
+    cat "$root/refine.txt" 2>/dev/null
     for d in "$root"/*/; do
       [ -f "$d/train_seconds" ] && echo "$d: $(cat "$d/train_seconds") s in silot train"
     done
