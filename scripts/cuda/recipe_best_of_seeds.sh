@@ -121,42 +121,12 @@ fi
 # among the seeds whose boxes are not twice an alien's width (MAX_BOX_WIDTH, below).
 if [ ! -f "$RUN_ROOT/choice.txt" ]; then
   rc=0
-  python3 - "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" "${MAX_BOX_WIDTH:-14}" $seeds \
-    >"$RUN_ROOT/choice.tmp" <<'PY' || rc=$?
-import json, sys
-root, step, key, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
-max_width = float(sys.argv[4])
-scores = {}
-for s in seeds:
-    rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
-    val = [r for r in rows if r["kind"] == "val" and r["step"] == step]
-    if not val:
-        sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
-    scores[s] = val[-1]
-def paired(s):
-    return max_width > 0 and scores[s].get("box_width_px", 0) > max_width
-left = [s for s in scores if not paired(s)]
-best = min(left, key=lambda s: scores[s][key]) if left else None
-print(best or "none")
-for s, v in scores.items():
-    full = v.get("full_frame", {})
-    print(f"seed {s}: validation {key} {v[key]:.1f} at step {step} (total {v['total']:.1f}, "
-          f"reconstruction {v['reconstruction']:.1f}, box width {v.get('box_width_px', 0):.1f} px, "
-          f"overlapping pairs {v.get('overlapping_pairs_per_frame', 0):.2f} per frame; full "
-          f"frames: {full.get('objects_per_frame', 0):.1f} objects, "
-          f"{full.get('overlapping_pairs_per_frame', 0):.2f} overlapping pairs)"
-          + ("  <- chosen" if s == best else "")
-          + (f"  excluded: box width > {max_width:g} px (aliens boxed in pairs)"
-             if paired(s) else ""))
-if best is None:
-    print(f"every seed boxes aliens in pairs at step {step}: run again with other SEEDS and a new "
-          "RUN_ROOT")
-    sys.exit(3)
-PY
-  # 3: every seed excluded (the listing says so); else not every seed is there yet.
+  python3 "$here/choose_seed.py" width "$RUN_ROOT" "$select_step" "${SELECT_BY:-total}" \
+    "${MAX_BOX_WIDTH:-14}" $seeds >"$RUN_ROOT/choice.tmp" || rc=$?
+  # 3: every seed excluded (the listing says so); 1: not every seed is there yet (resume later).
   if [ "$rc" != 0 ]; then
     cat "$RUN_ROOT/choice.tmp"
-    exit $((rc == 3 ? 3 : 0))
+    exit $((rc == 1 ? 0 : rc))
   fi
   mv "$RUN_ROOT/choice.tmp" "$RUN_ROOT/choice.txt"
   cat "$RUN_ROOT/choice.txt"
@@ -186,30 +156,8 @@ if [ "$refine_step" -gt 0 ] && [ ! -f "$RUN_ROOT/refine.txt" ]; then
     for s in $kept; do runs="$runs s$s=$config1"; done
     [ "$(left)" -gt 20 ] && RUNS=$runs STEPS=$refine_step bash "$here/multi_gpu_runs.sh" "$(left)"
     rc=0
-    python3 - "$RUN_ROOT" "$refine_step" "${SELECT_BY:-total}" "${PAIRS_MARGIN:-0.5}" $kept \
-      >"$RUN_ROOT/refine.tmp" <<'PY' || rc=$?
-import json, sys
-root, step, key, margin, seeds = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4]), sys.argv[5:]
-vals = {}
-for s in seeds:
-    rows = [json.loads(l) for l in open(f"{root}/s{s}/run/metrics.jsonl")]
-    val = [r for r in rows if r["kind"] == "val" and r["step"] == step]
-    if not val:
-        sys.exit(f"seed {s} has no validation at step {step} yet; run the same command again")
-    if "full_frame" not in val[-1]:
-        print(f"seed {s}: no full-frame validation at step {step}; set VAL_FULL_FRAMES > 0",
-              file=sys.stderr)
-        sys.exit(2)
-    vals[s] = val[-1]
-pairs = {s: v["full_frame"]["overlapping_pairs_per_frame"] for s, v in vals.items()}
-near = [s for s in vals if pairs[s] <= min(pairs.values()) + margin]
-best = min(near, key=lambda s: vals[s][key])
-print(best)
-for s, v in vals.items():
-    print(f"seed {s}: at step {step} {pairs[s]:.2f} overlapping pairs per full frame, validation "
-          f"{key} {v[key]:.1f}" + ("  <- chosen" if s == best else "")
-          + ("" if s in near else f"  set aside: more than {margin:g} pairs above the fewest"))
-PY
+    python3 "$here/choose_seed.py" pairs "$RUN_ROOT" "$refine_step" "${SELECT_BY:-total}" \
+      "${PAIRS_MARGIN:-0.5}" $kept >"$RUN_ROOT/refine.tmp" || rc=$?
     # 1: not every seed is at REFINE_STEP yet (python said so); the same command resumes.
     [ "$rc" = 0 ] || exit $((rc == 1 ? 0 : rc))
     mv "$RUN_ROOT/refine.tmp" "$RUN_ROOT/refine.txt"
