@@ -125,9 +125,9 @@ fn best_of_seeds_chooses_the_lower_total_and_trains_it_through_both_phases() {
 fn val_at(run: &Path, step: u64) -> serde_json::Value {
     let log = std::fs::read_to_string(run.join("metrics.jsonl")).unwrap();
     log.lines()
+        .rev()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .filter(|v| v["kind"] == "val" && v["step"] == step)
-        .last()
+        .find(|v| v["kind"] == "val" && v["step"] == step)
         .unwrap_or_else(|| panic!("no validation at {step} in {log}"))
 }
 
