@@ -460,3 +460,36 @@ fn score_parallel_spreads_evaluations_over_the_hosts_gpus_unless_the_caller_chos
     assert_eq!(score_parallel_gpus(0, None), ["0"; 6]);
     assert_eq!(score_parallel_gpus(3, Some("2")), ["2"; 6]);
 }
+
+#[test]
+fn finishes_branch_from_phase_one_where_the_deadline_came_before_phase_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let base_s = base.to_str().unwrap();
+    let out = run_script(
+        "recipe_per_gpu.sh",
+        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    // As if the deadline had come at the switch (step 6), before phase 2 wrote a checkpoint.
+    std::fs::remove_dir_all(base.join("r0/best/phase2")).unwrap();
+    let finishes = format!("one={}", repo().join("envs/smoke.toml").display());
+    let vars = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", finishes.as_str()),
+        ("FINISH_STEPS", "2"),
+    ];
+    let out = run_script("recipe_finish.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("finishing from phase 1 at 6"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        step_of(&base.join("r0/finish/one/run")),
+        8,
+        "{}",
+        text(&out)
+    );
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # After scripts/cuda/recipe_per_gpu.sh: every recipe's phase-2 encoder
-# (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg) finished by
+# (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg; phase 1's where the
+# recipe's deadline came before phase 2 began, e.g. after a long REFINE_STEP) finished by
 # FINISH_STEPS (default 120) more steps under each config of FINISHES="NAME=CONFIG ...", every
 # finish branched from that checkpoint with a fresh Adam (--reset-optimizer), a recipe's finishes
 # side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run. The same command on the
@@ -53,9 +54,13 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
   g=${g#r}
   root=$base/r$g
   [ -f "$base/r$g.spare" ] && root=$base/r${g}2  # it started again with its spare seeds
-  src=$root/best/phase2/checkpoint
-  [ "$(step_of "$root/best/phase2")" -gt 0 ] ||
-    { echo "skip $root (no phase-2 checkpoint)" >&2; continue; }
+  from=$root/best/phase2
+  if [ "$(step_of "$from")" = 0 ]; then  # the deadline came before phase 2 began
+    from=$root/best/phase1
+    [ "$(step_of "$from")" -gt 0 ] || { echo "skip $root (no checkpoint)" >&2; continue; }
+    echo "$root: no phase-2 checkpoint; finishing from phase 1 at $(step_of "$from")" >&2
+  fi
+  src=$from/checkpoint
   checkpoints="$checkpoints $src"
   roots="$roots $root"
   for arm in $finishes; do
@@ -63,7 +68,7 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
     checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
   done
   [ "$(left)" -gt 20 ] || continue
-  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$root/best/phase2") + n_steps)) \
+  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$from") + n_steps)) \
     CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
     >>"$root/finish.out" 2>&1 &
 done
