@@ -396,9 +396,10 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
 }
 
 /// `score_parallel.sh` with stand-ins on PATH: an `nvidia-smi` listing `gpus` GPUs and a
-/// `silot` that writes a minimal report holding its `CUDA_VISIBLE_DEVICES`; returns those, one per
-/// evaluation (two checkpoints x three seeds), sorted.
-fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> Vec<String> {
+/// `silot` that writes a minimal report holding its `CUDA_VISIBLE_DEVICES` (and a two-frame clip
+/// counting one object too many, then three too few); returns those, one per evaluation (two
+/// checkpoints x three seeds), sorted, and the summary.
+fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
@@ -409,7 +410,9 @@ fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> Vec<String> {
             "silot",
             "#!/usr/bin/env bash\nwhile [ $# -gt 0 ]; do [ \"$1\" = --json ] && out=$2; shift; done\n\
              printf '{\"mota\":0.5,\"idf1\":0.5,\"ap\":0.5,\"count_abs_error\":1,\"num_gt\":4,\
-             \"checkpoint\":{\"step\":1},\"gpu\":\"%s\"}' \"$CUDA_VISIBLE_DEVICES\" >\"$out\"\n"
+             \"checkpoint\":{\"step\":1},\"gpu\":\"%s\",\"by_frame_index\":[\
+             {\"t\":0,\"gt\":4,\"counted\":5},{\"t\":1,\"gt\":4,\"counted\":1}]}' \
+             \"$CUDA_VISIBLE_DEVICES\" >\"$out\"\n"
                 .to_string(),
         ),
     ];
@@ -451,14 +454,31 @@ fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> Vec<String> {
         })
         .collect();
     gpus.sort();
-    gpus
+    let summary = std::fs::read_to_string(scores.join("summary.txt")).unwrap();
+    (gpus, summary)
 }
 
 #[test]
 fn score_parallel_spreads_evaluations_over_the_hosts_gpus_unless_the_caller_chose() {
-    assert_eq!(score_parallel_gpus(3, None), ["0", "0", "1", "1", "2", "2"]);
-    assert_eq!(score_parallel_gpus(0, None), ["0"; 6]);
-    assert_eq!(score_parallel_gpus(3, Some("2")), ["2"; 6]);
+    assert_eq!(
+        score_parallel_gpus(3, None).0,
+        ["0", "0", "1", "1", "2", "2"]
+    );
+    assert_eq!(score_parallel_gpus(0, None).0, ["0"; 6]);
+    assert_eq!(score_parallel_gpus(3, Some("2")).0, ["2"; 6]);
+}
+
+#[test]
+fn score_parallel_summary_gives_the_count_bias_at_the_clips_first_and_last_frame() {
+    let (_, summary) = score_parallel_gpus(1, None);
+    let rows: Vec<&str> = summary.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{summary}");
+    for row in rows {
+        assert!(
+            row.ends_with("count bias first/last frame +1.00/-3.00"),
+            "{summary}"
+        );
+    }
 }
 
 #[test]

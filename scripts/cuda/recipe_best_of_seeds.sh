@@ -144,6 +144,13 @@ best=$(head -1 "$RUN_ROOT/choice.txt")
 # 0.79-0.82, then 0.82-0.85); at 2,000 the pairs part nothing (0.4-2.4 for the eight, 1.6-2.5 for
 # the two). From 2,000 to 3,600 one seed alone takes ~470 s on an H100 (0.296 s per step), two
 # sharing it ~690 s if they gain the 1.38x measured on an H200 (not yet measured here).
+# Twenty-third session (benches/results/cuda_train_space_invaders_session23.md; REFINE_STEP=3600,
+# four recipes on 4 x H200): two seeds sharing a GPU to 3,600 took 949-953 s, leaving ~245
+# phase-2 steps in a ~1,460-s recipe (~725 without refining). At 3,600 the sign gave a false
+# flag (a seed at 1.92 pairs that cleared by 4,100 and became a good draw) and could not help
+# where both seeds were flagged (1.22 and 1.73; the draw was the session's poorest); at 4,100 it
+# held in all fourteen winners so far (the three flagged, 1.41-2.12, each the poorest of its
+# session; the rest at most 0.56), so 4100 is the step to try next.
 refine_step=${REFINE_STEP:-0}
 if [ "$refine_step" -gt 0 ] && [ ! -f "$RUN_ROOT/refine.txt" ]; then
   kept=$(grep '^seed ' "$RUN_ROOT/choice.txt" | grep -v 'excluded:' |

@@ -16,7 +16,11 @@
 # error 1.4-2.4. Twenty-second session (benches/results/cuda_train_space_invaders_session22.md;
 # four draws on 4 x H100, 180-step finishes from a phase 2 ~340 steps shorter): full beat half on
 # 71 of 72 seed-and-draw pairs, +0.032-0.064 MOTA over phase 2; MOTA 0.824-0.896, count error
-# 2.8-4.3.
+# 2.8-4.3. Twenty-third session (benches/results/cuda_train_space_invaders_session23.md; 240-step
+# full finishes alone on 4 x H200, 81-83 s): ahead of phase 2 on 72 of 72 pairs; the mean of
+# four draws' kept checkpoints rose through 240 steps (0.836 / 0.847 / 0.847 / 0.856 at
+# 60 / 120 / 180 / 240); the count error (3.1-3.7) is propagated presence sinking along the clip
+# (3.6-5.5 objects under-counted at the last frame), there within 10 steps.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside

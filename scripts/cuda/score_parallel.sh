@@ -4,8 +4,10 @@
 # evaluation is mostly host work: the emulator's rollouts and the tracker; the GPU has room).
 # Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
 # (and range) of MOTA, IDF1, AP and count abs. error over the seeds, and MOTA's misses, false
-# positives and switches per ground-truth object, and the label-free overlapping pairs per frame
-# (objects held twice). A checkpoint is named by its
+# positives and switches per ground-truth object, the label-free overlapping pairs per frame
+# (objects held twice), and the count bias at the clips' first and last frame (counted minus true
+# objects: a finish at the full KL-weight gradient under-counts by 3-6 at the last frame against
+# ~2 at the first, presence sinking under propagation; twenty-third session). A checkpoint is named by its
 # path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 #
@@ -48,6 +50,18 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     r = json.load(open(f))
     rows[os.path.basename(f).rsplit("-", 1)[0]].append(r)
 keys = ["mota", "idf1", "ap", "count_abs_error"]
+
+
+def count_bias(rs):
+    """Mean counted-minus-true objects at the clips' first and last frame: a count error that
+    grows through the clip is presence sinking under propagation, not discovery."""
+    ends = [r["by_frame_index"] for r in rs if r.get("by_frame_index")]
+    if not ends:
+        return ""
+    b = [sum(f[i]["counted"] - f[i]["gt"] for f in ends) / len(ends) for i in (0, -1)]
+    return f"  count bias first/last frame {b[0]:+.2f}/{b[1]:+.2f}"
+
+
 print(f"{'checkpoint':40} {'step':>6} {'seeds':>5} " + " ".join(f"{k:>22}" for k in keys))
 for name, rs in rows.items():
     cells = []
@@ -62,5 +76,6 @@ for name, rs in rows.items():
           + "  miss/fp/sw " + "/".join(f"{e:.3f}" for e in errs)
           # label-free: pairs of counted boxes with IoU >= 0.5 per frame (duplicate tracks)
           + "  overlapping pairs/frame "
-          + f"{sum(r.get('overlapping_pairs_per_frame', 0) for r in rs) / len(rs):.3f}")
+          + f"{sum(r.get('overlapping_pairs_per_frame', 0) for r in rs) / len(rs):.3f}"
+          + count_bias(rs))
 PY
