@@ -6,9 +6,9 @@
 # (and range) of MOTA, IDF1, AP and count abs. error over the seeds, and MOTA's misses, false
 # positives and switches per ground-truth object, the label-free overlapping pairs per frame
 # (objects held twice), and the count bias at the clips' first and last frame (counted minus true
-# objects: a finish at the full KL-weight gradient under-counts by 3-6 at the last frame against
-# ~2 at the first, presence sinking under propagation; twenty-third session). A checkpoint is named by its
-# path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
+# objects; twenty-third session: the full-gradient finishes were at -2.3 to +0.4 at the first
+# frame and -3.7 to -5.5 at the last, presence sinking under propagation). A checkpoint is named
+# by its path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 #
 #   DEVICE=cuda JOBS=8 SEEDS="1000 2000 3000" \
