@@ -513,3 +513,50 @@ fn finishes_branch_from_phase_one_where_the_deadline_came_before_phase_two() {
         text(&out)
     );
 }
+
+/// The Adam step count saved in checkpoint `dir` (`optimizer.safetensors`).
+fn adam_step(dir: &Path) -> i64 {
+    let file = dir.join(silot::train::checkpoint::OPTIMIZER_FILE);
+    let state = candle_core::safetensors::load(&file, &candle_core::Device::Cpu).unwrap();
+    let step = &state[silot::train::adam::STEP_KEY];
+    step.to_vec1::<i64>().unwrap()[0]
+}
+
+#[test]
+fn finish_adam_kept_branches_with_the_checkpoints_adam_and_fresh_starts_it_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let base_s = base.to_str().unwrap();
+    let out = run_script(
+        "recipe_per_gpu.sh",
+        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let source = adam_step(&base.join("r0/best/phase2/checkpoint"));
+    assert!(source > 2, "phase 2's Adam took {source} steps");
+    let smoke = repo().join("envs/smoke.toml");
+    let finishes = format!("kept={0} fresh={0}", smoke.display());
+    let finish = |adam: &str| {
+        let vars = [
+            ("RUN_ROOT_BASE", base_s),
+            ("FINISHES", finishes.as_str()),
+            ("FINISH_STEPS", "2"),
+            ("FINISH_ADAM_kept", adam),
+        ];
+        run_script("recipe_finish.sh", &vars)
+    };
+    let out = finish("stale");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("FINISH_ADAM (kept): 'stale'"),
+        "{}",
+        text(&out)
+    );
+
+    let out = finish("kept");
+    assert!(out.status.success(), "{}", text(&out));
+    let run = |name: &str| base.join("r0/finish").join(name).join("run/checkpoint");
+    // Kept: the source's Adam went on for the finish's two steps; the default, fresh: two steps.
+    assert_eq!(adam_step(&run("kept")), source + 2, "{}", text(&out));
+    assert_eq!(adam_step(&run("fresh")), 2, "{}", text(&out));
+}

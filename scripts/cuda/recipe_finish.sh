@@ -3,7 +3,9 @@
 # (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg; phase 1's where the
 # recipe's deadline came before phase 2 began, e.g. after a long REFINE_STEP) finished by
 # FINISH_STEPS (default 120) more steps under each config of FINISHES="NAME=CONFIG ...", every
-# finish branched from that checkpoint with a fresh Adam (--reset-optimizer), a recipe's finishes
+# finish branched from that checkpoint with a fresh Adam (--reset-optimizer; FINISH_ADAM=kept
+# branches with the checkpoint's Adam moments and step count instead, FINISH_ADAM_NAME=kept only
+# finish NAME), a recipe's finishes
 # side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run. The same command on the
 # same warm machine resumes them (each with a fresh Adam again). TRAIN_ARGS go to every finish's
 # `silot train` (e.g. "--keep-every 60"). All stop at one deadline SECONDS from now.
@@ -42,13 +44,24 @@ left() { echo $((deadline - $(date +%s))); }
 source "$here/common.sh"  # step_of, host_gpu_count
 ngpu=$(host_gpu_count)
 
-# 1. The finishes: one multi_gpu_runs.sh per recipe, all at once.
+# 1. The finishes: one multi_gpu_runs.sh per recipe, all at once. A fresh Adam's first step moves
+# every weight by about the learning rate along its gradient's sign: at the full gradient it sank
+# the count at once (count error 3.06 -> 6.79 after one step, twenty-third session's CPU
+# continuation), hence FINISH_ADAM=kept to try a finish without that kick.
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
 runs="" checkpoints="" roots=""
+declare -A reset_of  # finish name -> the --reset-optimizer flag or nothing
 for arm in $finishes; do
   name=${arm%%=*} cfg=${arm#*=}
   [[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
     { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
+  mode_var=FINISH_ADAM_$name
+  mode=${!mode_var:-${FINISH_ADAM:-fresh}}
+  case $mode in
+    fresh) reset_of[$name]=" --reset-optimizer" ;;
+    kept) reset_of[$name]="" ;;
+    *) echo "FINISH_ADAM ($name): '$mode' is neither fresh nor kept" >&2; exit 2 ;;
+  esac
   case $cfg in /*) ;; *) cfg=$PWD/$cfg ;; esac
   [ -f "$cfg" ] || { echo "FINISHES: $name: no config $cfg" >&2; exit 2; }
   runs="$runs $name=$cfg"
@@ -68,7 +81,7 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
   checkpoints="$checkpoints $src"
   roots="$roots $root"
   for arm in $finishes; do
-    export "TRAIN_ARGS_${arm%%=*}=--branch-from $src --reset-optimizer"
+    export "TRAIN_ARGS_${arm%%=*}=--branch-from $src${reset_of[${arm%%=*}]}"
     checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
   done
   [ "$(left)" -gt 20 ] || continue
