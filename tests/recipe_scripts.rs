@@ -320,18 +320,28 @@ fn per_gpu_recipes_return_the_winners_named_in_weights() {
     assert!(unpack.join("weights.safetensors").exists());
 }
 
-#[test]
-fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
+/// One recipe (`recipe_per_gpu.sh`, seeds 1 and 2, the smoke config to step 8) in a new temporary
+/// directory; returns the directory (alive while held) and the recipe's RUN_ROOT_BASE in it.
+fn one_recipe() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("rpg");
+    let out = run_script(
+        "recipe_per_gpu.sh",
+        &[
+            ("RECIPES", "1,2"),
+            ("RUN_ROOT_BASE", base.to_str().unwrap()),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    (dir, base)
+}
+
+#[test]
+fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
+    let (dir, base) = one_recipe();
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     let base_s = base.to_str().unwrap();
-    let out = run_script(
-        "recipe_per_gpu.sh",
-        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
-    );
-    assert!(out.status.success(), "{}", text(&out));
     assert_eq!(step_of(&base.join("r0/best/phase2")), 8);
     let smoke = repo().join("envs/smoke.toml");
     let finishes = format!("one={0} two={0}", smoke.display());
@@ -483,14 +493,8 @@ fn score_parallel_summary_gives_the_count_bias_at_the_clips_first_and_last_frame
 
 #[test]
 fn finishes_branch_from_phase_one_where_the_deadline_came_before_phase_two() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("rpg");
+    let (_dir, base) = one_recipe();
     let base_s = base.to_str().unwrap();
-    let out = run_script(
-        "recipe_per_gpu.sh",
-        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
-    );
-    assert!(out.status.success(), "{}", text(&out));
     // As if the deadline had come at the switch (step 6), before phase 2 wrote a checkpoint.
     std::fs::remove_dir_all(base.join("r0/best/phase2")).unwrap();
     let finishes = format!("one={}", repo().join("envs/smoke.toml").display());
@@ -524,14 +528,8 @@ fn adam_step(dir: &Path) -> i64 {
 
 #[test]
 fn finish_adam_kept_branches_with_the_checkpoints_adam_and_fresh_starts_it_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("rpg");
+    let (_dir, base) = one_recipe();
     let base_s = base.to_str().unwrap();
-    let out = run_script(
-        "recipe_per_gpu.sh",
-        &[("RECIPES", "1,2"), ("RUN_ROOT_BASE", base_s)],
-    );
-    assert!(out.status.success(), "{}", text(&out));
     let source = adam_step(&base.join("r0/best/phase2/checkpoint"));
     assert!(source > 2, "phase 2's Adam took {source} steps");
     let smoke = repo().join("envs/smoke.toml");
