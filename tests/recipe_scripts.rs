@@ -558,3 +558,59 @@ fn finish_adam_kept_branches_with_the_checkpoints_adam_and_fresh_starts_it_again
     assert_eq!(adam_step(&run("kept")), source + 2, "{}", text(&out));
     assert_eq!(adam_step(&run("fresh")), 2, "{}", text(&out));
 }
+
+#[test]
+fn finishes_take_the_first_choice_where_refining_was_cut_short_and_find_spare_recipes() {
+    let (dir, base) = one_recipe();
+    let base_s = base.to_str().unwrap();
+    // As if recipe 0 had started again with its spare seeds (in r02) and the deadline had come
+    // while they were still refining: no best/ yet, only the choice at SELECT_STEP.
+    std::fs::rename(base.join("r0"), base.join("r02")).unwrap();
+    std::fs::write(base.join("r0.spare"), "").unwrap();
+    std::fs::remove_dir_all(base.join("r02/best")).unwrap();
+    let chosen: String = std::fs::read_to_string(base.join("r02/choice.txt"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let finishes = format!("one={}", repo().join("envs/smoke.toml").display());
+    let vars = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", finishes.as_str()),
+        ("FINISH_STEPS", "2"),
+        ("OUT", out_dir.to_str().unwrap()),
+        ("TAG", "t"),
+        ("WEIGHTS", "r0/one"),
+    ];
+    let out = run_script("recipe_finish.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the refined choice is unfinished; seed {chosen} of the first"
+        )),
+        "{}",
+        text(&out)
+    );
+    // The chosen seed's run stopped at the switch (step 6); its finish ran two steps more.
+    assert!(
+        stderr.contains("finishing from phase 1 at 6"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        step_of(&base.join("r02/finish/one/run")),
+        8,
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        file_names(&out_dir),
+        ["finish_t.tgz", "wr0_one.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+}

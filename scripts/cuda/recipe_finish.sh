@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # After scripts/cuda/recipe_per_gpu.sh: every recipe's phase-2 encoder
 # (RUN_ROOT_BASE/rG/best/phase2/checkpoint, default RUN_ROOT_BASE /tmp/rpg; phase 1's where the
-# recipe's deadline came before phase 2 began, e.g. after a long REFINE_STEP) finished by
+# recipe's deadline came before phase 2 began, e.g. after a long REFINE_STEP; the run of the seed
+# chosen at SELECT_STEP where it came before the REFINE_STEP choice) finished by
 # FINISH_STEPS (default 120) more steps under each config of FINISHES="NAME=CONFIG ...", every
 # finish branched from that checkpoint with a fresh Adam (--reset-optimizer; FINISH_ADAM=kept
 # branches with the checkpoint's Adam moments and step count instead, FINISH_ADAM_NAME=kept only
@@ -30,6 +31,7 @@
 # beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish).
 # With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and the
 # finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes' weights
+# (rG: recipe G, in rG2 where it started again with its spare seeds)
 # as OUT/wrG_NAME.tar.xz.part-* (scripts/cuda/pack_weights.sh; ~18.5 MiB each, three per call).
 #
 #   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops.toml" SCORE_SEEDS="1 2" \
@@ -74,6 +76,13 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
   from=$root/best/phase2
   if [ "$(step_of "$from")" = 0 ]; then  # the deadline came before phase 2 began
     from=$root/best/phase1
+    if [ "$(step_of "$from")" = 0 ] && [ -f "$root/choice.txt" ]; then
+      # ... or before a REFINE_STEP choice: the seed chosen at SELECT_STEP, as far as it got
+      # (twenty-fourth session: a spare pair started late never reached 4,100 and was skipped).
+      from=$root/s$(head -1 "$root/choice.txt")/run
+      [ "$(step_of "$from")" -gt 0 ] &&
+        echo "$root: the refined choice is unfinished; seed $(head -1 "$root/choice.txt") of the first" >&2
+    fi
     [ "$(step_of "$from")" -gt 0 ] || { echo "skip $root (no checkpoint)" >&2; continue; }
     echo "$root: no phase-2 checkpoint; finishing from phase 1 at $(step_of "$from")" >&2
   fi
@@ -113,6 +122,9 @@ fi
   scores r*/finish r*/finish.out 2>/dev/null)
 for w in ${WEIGHTS:-}; do
   ck=$base/${w%%/*}/finish/${w#*/}/run/checkpoint
+  # rG names recipe G, also where it started again with its spare seeds (in rG2).
+  [ -f "$ck/weights.safetensors" ] || [ ! -f "$base/${w%%/*}.spare" ] ||
+    ck=$base/${w%%/*}2/finish/${w#*/}/run/checkpoint
   [ -f "$ck/weights.safetensors" ] || { echo "WEIGHTS: no finish $w" >&2; continue; }
   bash "$here/pack_weights.sh" "$ck" "$OUT/w${w%%/*}_${w#*/}"
 done
