@@ -614,3 +614,84 @@ fn finishes_take_the_first_choice_where_refining_was_cut_short_and_find_spare_re
         text(&out)
     );
 }
+
+#[test]
+fn finish_arms_finish_each_arms_phase_two_beside_the_recipes_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let base_s = base.to_str().unwrap();
+    let smoke = repo().join("envs/smoke.toml");
+    // The arm: the smoke config at another learning rate, so its phase 2 differs from best's.
+    let arm_config = dir.path().join("arm.toml");
+    let arm_toml = format!("base = \"{}\"\n\n[train]\nlr = 3e-3\n", smoke.display());
+    std::fs::write(&arm_config, arm_toml).unwrap();
+    let arms = format!("full={}", arm_config.display());
+    let out = run_script(
+        "recipe_per_gpu.sh",
+        &[
+            ("RECIPES", "1,2"),
+            ("RUN_ROOT_BASE", base_s),
+            ("ARMS", arms.as_str()),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(step_of(&base.join("r0/full/phase2")), 8, "{}", text(&out));
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let finishes = format!("one={}", smoke.display());
+    let vars = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", finishes.as_str()),
+        ("FINISH_ARMS", "full nope"),
+        ("FINISH_STEPS", "2"),
+        ("SCORE_SEEDS", "5"),
+        ("JOBS", "2"),
+        ("OUT", out_dir.to_str().unwrap()),
+        ("TAG", "t"),
+        ("WEIGHTS", "r0/full/one"),
+    ];
+    let out = run_script("recipe_finish.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("skip arm nope of"),
+        "{}",
+        text(&out)
+    );
+    // The recipe's phase 2 and the arm's, each finished two steps from its own step 8.
+    assert_eq!(step_of(&base.join("r0/finish/one/run")), 10);
+    assert_eq!(step_of(&base.join("r0/finish_full/one/run")), 10);
+    // Same finish config and seed: only their sources (best's and the arm's phase 2) differ.
+    let weights = |run: &str| std::fs::read(base.join(run).join("checkpoint/weights.safetensors"));
+    assert_ne!(
+        weights("r0/finish/one/run").unwrap(),
+        weights("r0/finish_full/one/run").unwrap()
+    );
+    let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
+    for name in [
+        "r0_best_phase2_checkpoint ",
+        "r0_full_phase2_checkpoint ",
+        "r0_finish_one_run_checkpoint ",
+        "r0_finish_full_one_run_checkpoint ",
+    ] {
+        assert_eq!(
+            summary.lines().filter(|l| l.contains(name)).count(),
+            1,
+            "{name}: {summary}"
+        );
+    }
+    assert_eq!(
+        file_names(&out_dir),
+        ["finish_t.tgz", "wr0_full_one.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+    // A bad arm name stops it before any finish starts.
+    let bad = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", finishes.as_str()),
+        ("FINISH_ARMS", "Full"),
+    ];
+    let out = run_script("recipe_finish.sh", &bad);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("FINISH_ARMS: bad arm name 'Full'"));
+}

@@ -10,6 +10,9 @@
 # side by side on its GPU G (mod the host's GPUs), in rG/finish/NAME/run. The same command on the
 # same warm machine resumes them (each with a fresh Adam again). TRAIN_ARGS go to every finish's
 # `silot train` (e.g. "--keep-every 60"). All stop at one deadline SECONDS from now.
+# FINISH_ARMS="ARM ..." (arms of recipe_best_of_seeds.sh's ARMS) finishes each arm's phase 2
+# (rG/ARM/phase2) the same way, in rG/finish_ARM/NAME/run beside the recipe's own: a phase-2
+# config compared with CONFIG2 through the finish, from the same phase-1 checkpoint.
 # Why: a phase 2 at a quarter of the KL-weight gradient leaves objects held twice; 110 steps at the
 # full gradient removed them in the twentieth session's CPU trial
 # (benches/results/cuda_train_space_invaders_session20.md). Twenty-first session
@@ -31,8 +34,9 @@
 # beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish).
 # With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and the
 # finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes' weights
-# (rG: recipe G, in rG2 where it started again with its spare seeds)
-# as OUT/wrG_NAME.tar.xz.part-* (scripts/cuda/pack_weights.sh; ~18.5 MiB each, three per call).
+# (rG: recipe G, in rG2 where it started again with its spare seeds; rG/ARM/NAME: its arm's)
+# as OUT/wrG_NAME.tar.xz.part-* (wrG_ARM_NAME; scripts/cuda/pack_weights.sh; ~18.5 MiB each,
+# three per call).
 #
 #   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops.toml" SCORE_SEEDS="1 2" \
 #     bash ship/run.sh bash scripts/cuda/recipe_finish.sh SECONDS
@@ -68,6 +72,23 @@ for arm in $finishes; do
   [ -f "$cfg" ] || { echo "FINISHES: $name: no config $cfg" >&2; exit 2; }
   runs="$runs $name=$cfg"
 done
+# The run directory FROM's checkpoint finished under every FINISHES config, in DIR/NAME/run,
+# side by side on GPU G (mod the host's GPUs); log DIR.out.
+start_finishes() {
+  local from=$1 dir=$2 g=$3 arm
+  checkpoints="$checkpoints $from/checkpoint"
+  for arm in $finishes; do
+    export "TRAIN_ARGS_${arm%%=*}=--branch-from $from/checkpoint${reset_of[${arm%%=*}]}"
+    checkpoints="$checkpoints $dir/${arm%%=*}/run/checkpoint"
+  done
+  [ "$(left)" -gt 20 ] || return 0
+  RUN_ROOT=$dir RUNS=$runs STEPS=$(($(step_of "$from") + n_steps)) \
+    CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
+    >>"$dir.out" 2>&1 &
+}
+for arm in ${FINISH_ARMS:-}; do
+  [[ $arm =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISH_ARMS: bad arm name '$arm'" >&2; exit 2; }
+done
 for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
   g=$(basename "$out" .out)
   g=${g#r}
@@ -86,26 +107,24 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
     [ "$(step_of "$from")" -gt 0 ] || { echo "skip $root (no checkpoint)" >&2; continue; }
     echo "$root: no phase-2 checkpoint; finishing from phase 1 at $(step_of "$from")" >&2
   fi
-  src=$from/checkpoint
-  checkpoints="$checkpoints $src"
   roots="$roots $root"
-  for arm in $finishes; do
-    export "TRAIN_ARGS_${arm%%=*}=--branch-from $src${reset_of[${arm%%=*}]}"
-    checkpoints="$checkpoints $root/finish/${arm%%=*}/run/checkpoint"
+  start_finishes "$from" "$root/finish" "$g"
+  for arm in ${FINISH_ARMS:-}; do  # recipe_best_of_seeds.sh's ARMS: their phase 2 too
+    if [ "$(step_of "$root/$arm/phase2")" -gt 0 ]; then
+      start_finishes "$root/$arm/phase2" "$root/finish_$arm" "$g"
+    else
+      echo "skip arm $arm of $root (no phase-2 checkpoint)" >&2
+    fi
   done
-  [ "$(left)" -gt 20 ] || continue
-  RUN_ROOT=$root/finish RUNS=$runs STEPS=$(($(step_of "$from") + n_steps)) \
-    CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
-    >>"$root/finish.out" 2>&1 &
 done
 wait
-for f in "$base"/r*/finish.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
+for f in "$base"/r*/finish*.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
 
 # 2. Scores, after the training (with SCORE_KEPT=1 also the finishes' kept checkpoints, e.g. of
 # TRAIN_ARGS="--keep-every 60": several finish lengths from one run).
 if [ "${SCORE_KEPT:-0}" = 1 ]; then
   for root in $roots; do
-    for ck in "$root"/finish/*/run/kept/step-*; do
+    for ck in "$root"/finish*/*/run/kept/step-*; do
       [ -d "$ck" ] && checkpoints="$checkpoints $ck"
     done
   done
@@ -119,13 +138,15 @@ fi
 # 3. What comes back.
 [ -n "${OUT:-}" ] || exit 0
 (cd "$base" && tar czf "$OUT/finish_${TAG:-$(date +%H%M%S)}.tgz" --exclude='*.safetensors' \
-  scores r*/finish r*/finish.out 2>/dev/null)
-for w in ${WEIGHTS:-}; do
-  ck=$base/${w%%/*}/finish/${w#*/}/run/checkpoint
+  scores r*/finish* 2>/dev/null)
+for w in ${WEIGHTS:-}; do  # rG/NAME: recipe G's finish NAME; rG/ARM/NAME: its arm's
+  rec=${w%%/*} name=${w##*/} dir=finish
+  [[ $w == */*/* ]] && dir=finish_$(echo "$w" | cut -d/ -f2)
+  ck=$base/$rec/$dir/$name/run/checkpoint
   # rG names recipe G, also where it started again with its spare seeds (in rG2).
-  [ -f "$ck/weights.safetensors" ] || [ ! -f "$base/${w%%/*}.spare" ] ||
-    ck=$base/${w%%/*}2/finish/${w#*/}/run/checkpoint
+  [ -f "$ck/weights.safetensors" ] || [ ! -f "$base/$rec.spare" ] ||
+    ck=$base/${rec}2/$dir/$name/run/checkpoint
   [ -f "$ck/weights.safetensors" ] || { echo "WEIGHTS: no finish $w" >&2; continue; }
-  bash "$here/pack_weights.sh" "$ck" "$OUT/w${w%%/*}_${w#*/}"
+  bash "$here/pack_weights.sh" "$ck" "$OUT/w$(echo "$w" | tr / _)"
 done
 ls -la "$OUT"
