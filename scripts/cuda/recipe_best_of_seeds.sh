@@ -151,6 +151,11 @@ best=$(head -1 "$RUN_ROOT/choice.txt")
 # where both seeds were flagged (1.22 and 1.73; the draw was the session's poorest); at 4,100 it
 # held in all fourteen winners so far (the three flagged, 1.41-2.12, each the poorest of its
 # session; the rest at most 0.56), so 4100 is the step to try next.
+# Twenty-fourth session (benches/results/cuda_train_space_invaders_session24.md; REFINE_STEP=4100,
+# 4 x H200): two seeds sharing a GPU to 4,100 took 1,231-1,233 s, so the refined draws reached
+# only ~4,135 in a ~1,250-s recipe (the unrefined one 4,696), no phase 2, and finished 0.01-0.06
+# MOTA below the last session's three good draws (131011 set); at 4,100 no seed was flagged
+# (all <= 0.05 pairs), at 3,600 one more false flag (1.12, then 0.01). Leave REFINE_STEP off.
 refine_step=${REFINE_STEP:-0}
 if [ "$refine_step" -gt 0 ] && [ ! -f "$RUN_ROOT/refine.txt" ]; then
   kept=$(grep '^seed ' "$RUN_ROOT/choice.txt" | grep -v 'excluded:' |

@@ -26,7 +26,11 @@
 # full finishes alone on 4 x H200, 81-83 s): ahead of phase 2 on 72 of 72 pairs; the mean of
 # four draws' kept checkpoints rose through 240 steps (0.836 / 0.847 / 0.847 / 0.856 at
 # 60 / 120 / 180 / 240); the count error (3.1-3.7) is propagated presence sinking along the clip
-# (3.6-5.5 objects under-counted at the last frame), there within 10 steps.
+# (3.6-5.5 objects under-counted at the last frame), there within 10 steps. Twenty-fourth session
+# (benches/results/cuda_train_space_invaders_session24.md; 300 steps, three draws, fresh and kept
+# Adam side by side, ~140 s): kept Adam does not keep the count; it only loses it more slowly
+# (after 4 steps count error 2.39 against the fresh Adam's 5.00, after 104 both ~4.8); at 300
+# the two are alike (MOTA 0.852 / 0.850, count error 4.88 / 4.85, means of three draws).
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
@@ -53,7 +57,8 @@ ngpu=$(host_gpu_count)
 # 1. The finishes: one multi_gpu_runs.sh per recipe, all at once. A fresh Adam's first step moves
 # every weight by about the learning rate along its gradient's sign: at the full gradient it sank
 # the count at once (count error 3.06 -> 6.79 after one step, twenty-third session's CPU
-# continuation), hence FINISH_ADAM=kept to try a finish without that kick.
+# continuation), hence FINISH_ADAM=kept to try a finish without that kick (no better by 300 steps:
+# the full gradient sinks the count either way, twenty-fourth session).
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
 runs="" checkpoints="" roots=""
 declare -A reset_of  # finish name -> the --reset-optimizer flag or nothing
