@@ -105,9 +105,10 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
     if [ "$(step_of "$from")" = 0 ] && [ -f "$root/choice.txt" ]; then
       # ... or before a REFINE_STEP choice: the seed chosen at SELECT_STEP, as far as it got
       # (twenty-fourth session: a spare pair started late never reached 4,100 and was skipped).
-      from=$root/s$(head -1 "$root/choice.txt")/run
+      first=$(head -1 "$root/choice.txt")
+      from=$root/s$first/run
       [ "$(step_of "$from")" -gt 0 ] &&
-        echo "$root: the refined choice is unfinished; seed $(head -1 "$root/choice.txt") of the first" >&2
+        echo "$root: the refined choice is unfinished; seed $first of the first" >&2
     fi
     [ "$(step_of "$from")" -gt 0 ] || { echo "skip $root (no checkpoint)" >&2; continue; }
     echo "$root: no phase-2 checkpoint; finishing from phase 1 at $(step_of "$from")" >&2
