@@ -695,3 +695,65 @@ fn finish_arms_finish_each_arms_phase_two_beside_the_recipes_own() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("FINISH_ARMS: bad arm name 'Full'"));
 }
+
+/// `python3 scripts/cuda/score_sets.py ARGS` (stdout, or the error as `Err`).
+fn score_sets(args: &[&str]) -> Result<String, String> {
+    let out = Command::new("python3")
+        .arg(repo().join("scripts/cuda/score_sets.py"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(text(&out))
+    }
+}
+
+#[test]
+fn score_sets_gives_per_set_means_and_paired_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two encoders of one draw on two seeds of the 131011 set and one seed of no set.
+    let reports = [
+        ("a", 131011, 0.90, 2.0),
+        ("a", 132019, 0.80, 4.0),
+        ("a", 7, 0.70, 1.0),
+        ("b", 131011, 0.85, 3.0),
+        ("b", 132019, 0.81, 3.0),
+    ];
+    for (name, seed, mota, count) in reports {
+        let report = serde_json::json!({
+            "mota": mota, "ap": 0.5, "count_abs_error": count, "num_gt": 100,
+            "num_false_positives": 10, "num_misses": 5, "overlapping_pairs_per_frame": 0.25,
+            "seed": seed, "checkpoint": {"step": 40},
+        });
+        let path = dir.path().join(format!("{name}-{seed}.json"));
+        std::fs::write(path, report.to_string()).unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let rows = score_sets(&[d]).unwrap();
+    let rows: Vec<Vec<&str>> = rows
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let row = |name: &str, set: &str| {
+        rows.iter()
+            .find(|r| r[0] == name && r[2] == set)
+            .unwrap_or_else(|| panic!("no row {name} {set}: {rows:?}"))
+            .join(" ")
+    };
+    assert_eq!(
+        row("a", "s131"),
+        "a 40 s131 n=2 MOTA 0.850 AP 0.500 count 3.00 fp 0.100 miss 0.050 pairs 0.250"
+    );
+    assert!(row("a", "other").contains("n=1 MOTA 0.700"));
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    // a against b on the seeds both have: higher on one of two, +0.02 MOTA on average.
+    let pair = score_sets(&[d, "--pair", "a", "b"]).unwrap();
+    assert_eq!(
+        pair.split_whitespace().collect::<Vec<_>>().join(" "),
+        "a vs b s131 n=2 MOTA higher on 1/2 dMOTA +0.020 dcount +0.00"
+    );
+    let err = score_sets(&[d, "--pair", "z", "b"]).unwrap_err();
+    assert!(err.contains("'z' matches no checkpoint"), "{err}");
+}

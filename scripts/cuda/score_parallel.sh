@@ -10,6 +10,8 @@
 # frame and -3.7 to -5.5 at the last, presence sinking under propagation). A checkpoint is named
 # by its path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
+# Means per fixed seed set and seed-by-seed comparisons of two checkpoints:
+# scripts/cuda/score_sets.py OUTDIR [--pair A B].
 #
 #   DEVICE=cuda JOBS=8 SEEDS="1000 2000 3000" \
 #     bash scripts/cuda/score_parallel.sh CONFIG OUTDIR CHECKPOINT_DIR...
