@@ -10,7 +10,7 @@ use candle_core::{Device, Module, Result, Tensor, D};
 use candle_nn::{Conv2d, VarBuilder};
 
 use super::config::{ModelConfig, CELL_SIZE};
-use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
+use super::latent::{box_size, sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::conv::conv2d;
 use crate::nn::mlp::Mlp;
@@ -234,9 +234,8 @@ impl Discovery {
         let cell_yx = s.normal(mu.narrow(D::Minus1, 0, 2)?, &ls.narrow(D::Minus1, 0, 2)?)?;
         let hw = s.normal(mu.narrow(D::Minus1, 2, 2)?, &ls.narrow(D::Minus1, 2, 2)?)?;
         let [ymin, ymax] = cfg.yx_range;
-        let [hmin, hmax] = cfg.hw_range;
         let cell = sigmoid10(&cell_yx.sample)?.affine(ymax - ymin, ymin)?; // (B, Q, 2)
-        let size = sigmoid10(&hw.sample)?.affine(hmax - hmin, hmin)?; // (B, Q, 2)
+        let size = box_size(&hw.sample, cfg)?; // (B, Q, 2) h, w
         let c = CELL_SIZE as f64;
         let scale = Tensor::new(
             &[(c / cfg.anchor[0]) as f32, (c / cfg.anchor[1]) as f32],
@@ -387,5 +386,41 @@ pub(crate) mod tests {
             .to_vec3::<f32>()
             .unwrap();
         assert_eq!(c[0][3], vec![1.5, 0.75]);
+    }
+
+    #[test]
+    fn max_width_caps_the_discovered_widths_only() {
+        let cfg = ModelConfig {
+            max_width: Some(0.3),
+            ..tiny()
+        };
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        let mut rng = SeededRng::new(1);
+        let frame = rng.uniform(&[4, 3, 24, 24], 0.0, 1.0, &dev).unwrap();
+        let v_bu = rng.normal(&[4, 10, 2, 2], &dev).unwrap();
+        let v_td = rng.normal(&[4, 4, 10], &dev).unwrap();
+        let offset = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
+        let mut s = LatentSampler {
+            rng: &mut rng,
+            noisy: true,
+            wheels: false,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        };
+        let v = d.fuse(&v_bu, &v_td, true).unwrap();
+        let out = d
+            .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
+            .unwrap();
+        // (4, 4, 4) y, x, h, w in anchor units.
+        let boxes = out.objects.where_.to_vec3::<f32>().unwrap();
+        let boxes: Vec<&Vec<f32>> = boxes.iter().flatten().collect();
+        assert!(boxes.iter().all(|b| b[3] > 0.0 && b[3] < 0.3), "{boxes:?}");
+        assert!(
+            boxes.iter().any(|b| b[2] > 0.3),
+            "heights are not capped: {boxes:?}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use candle_core::{Result, Tensor};
 
+use crate::model::config::ModelConfig;
 use crate::nn::dist::std_from_logit;
 use crate::nn::noise::{noise_like, Noise};
 use crate::rng::SeededRng;
@@ -46,6 +47,21 @@ pub struct LatentSampler<'a> {
 /// `σ(clip(x, −10, 10))`.
 pub fn sigmoid10(x: &Tensor) -> Result<Tensor> {
     candle_nn::ops::sigmoid(&crate::nn::epilogue::clamp(x, -10.0, 10.0)?)
+}
+
+/// Box sizes from their logits: `(…, 2)` h, w in anchor units, `σ(clip(x)) · (max − min) + min`
+/// with `[min, max]` = `hw_range` for both, or for the width `[min_hw, max_width]` when set.
+pub fn box_size(logits: &Tensor, cfg: &ModelConfig) -> Result<Tensor> {
+    let [lo, hi] = cfg.hw_range;
+    let unit = sigmoid10(logits)?;
+    match cfg.max_width {
+        None => unit.affine(hi - lo, lo),
+        Some(w) => {
+            let span = Tensor::new(&[(hi - lo) as f32, (w - lo) as f32], logits.device())?
+                .to_dtype(logits.dtype())?;
+            unit.broadcast_mul(&span)?.affine(1.0, lo)
+        }
+    }
 }
 
 impl LatentSampler<'_> {
@@ -106,6 +122,38 @@ impl LatentSampler<'_> {
 mod tests {
     use super::*;
     use candle_core::{Device, Var};
+
+    #[test]
+    fn box_size_maps_logits_into_hw_range_with_an_optional_width_cap() {
+        let dev = Device::Cpu;
+        // (1, 3, 2) logits: 0 (the middle), a clipped +20 (the top), a clipped -20 (the bottom).
+        let logits = Tensor::new(&[[[0.0f32, 0.0], [20.0, 20.0], [-20.0, -20.0]]], &dev).unwrap();
+        let mut cfg = ModelConfig {
+            hw_range: [0.2, 1.0],
+            ..ModelConfig::default()
+        };
+        let size = |cfg: &ModelConfig| -> Vec<Vec<f32>> {
+            box_size(&logits, cfg)
+                .unwrap()
+                .squeeze(0)
+                .unwrap()
+                .to_vec2()
+                .unwrap()
+        };
+        let close = |got: Vec<Vec<f32>>, want: [[f32; 2]; 3]| {
+            for (g, w) in got.iter().flatten().zip(want.iter().flatten()) {
+                assert!((g - w).abs() < 1e-4, "{got:?} vs {want:?}");
+            }
+        };
+        let top = 0.2 + 0.8 * (1.0 / (1.0 + (-10f32).exp()));
+        let bottom = 0.2 + 0.8 * (1.0 / (1.0 + 10f32.exp()));
+        close(size(&cfg), [[0.6, 0.6], [top, top], [bottom, bottom]]);
+        // A cap of 0.5 on widths: heights unchanged, widths over [0.2, 0.5].
+        cfg.max_width = Some(0.5);
+        let w_top = 0.2 + 0.3 * (1.0 / (1.0 + (-10f32).exp()));
+        let w_bottom = 0.2 + 0.3 * (1.0 / (1.0 + 10f32.exp()));
+        close(size(&cfg), [[0.6, 0.35], [top, w_top], [bottom, w_bottom]]);
+    }
 
     #[test]
     fn deterministic_when_not_noisy_and_wheels_cut_gradient() {

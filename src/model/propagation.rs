@@ -19,7 +19,7 @@ use candle_nn::VarBuilder;
 
 use super::config::ModelConfig;
 use super::discovery::{encoder_row, to_image_boxes, with_flag};
-use super::latent::{sigmoid10, LatentSampler, NormalLatent, PresLatent};
+use super::latent::{box_size, sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::epilogue::gate_channel_rows;
 use crate::nn::gated_update::gated_what_update;
@@ -171,8 +171,7 @@ impl PropagationLayer {
         let step = d_yx.sample.tanh()?.affine(cfg.where_t_scale, 0.0)?;
         let centre = (prev.centre()? + &step)?;
         let abs_posn = (&prev.abs_posn + &step)?;
-        let [hmin, hmax] = cfg.hw_range;
-        let size = sigmoid10(&hw.sample)?.affine(hmax - hmin, hmin)?;
+        let size = box_size(&hw.sample, cfg)?; // (B, K, 2) h, w
         let where_ = Tensor::cat(&[&centre, &size], D::Minus1)?; // (B, K, 4)
         let box_params = Tensor::cat(&[&abs_posn, &d_yx.sample, &hw.sample], D::Minus1)?; // (B, K, 6)
                                                                                           // --- second glimpse ---
