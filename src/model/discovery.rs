@@ -345,13 +345,7 @@ pub(crate) mod tests {
         let v_td = rng.normal(&[2, 4, 10], &dev).unwrap();
         let offset = Tensor::new(&[[0f32, 0.], [1., 2.]], &dev).unwrap();
         let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
-        let mut s = LatentSampler {
-            rng: &mut rng,
-            noisy: true,
-            wheels: false,
-            obj_temp: 1.0,
-            concrete_temp: 1.0,
-        };
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
         let v = d.fuse(&v_bu, &v_td, true).unwrap();
         for got in [&v, &d.fuse(&v_bu, &v_td, false).unwrap()] {
             let err = crate::testing::max_abs_diff(got, &d.fuse_reference(&v_bu, &v_td).unwrap());
@@ -403,13 +397,7 @@ pub(crate) mod tests {
         let v_td = rng.normal(&[4, 4, 10], &dev).unwrap();
         let offset = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
         let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
-        let mut s = LatentSampler {
-            rng: &mut rng,
-            noisy: true,
-            wheels: false,
-            obj_temp: 1.0,
-            concrete_temp: 1.0,
-        };
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
         let v = d.fuse(&v_bu, &v_td, true).unwrap();
         let out = d
             .forward(&frame, &v, (2, 2), &offset, &init, &mut s)

@@ -44,6 +44,20 @@ pub struct LatentSampler<'a> {
     pub concrete_temp: f64,
 }
 
+#[cfg(test)]
+impl<'a> LatentSampler<'a> {
+    /// A sampler that samples, without training wheels, at unit temperatures (module tests).
+    pub(crate) fn sampling_for_tests(rng: &'a mut SeededRng) -> Self {
+        Self {
+            rng,
+            noisy: true,
+            wheels: false,
+            obj_temp: 1.0,
+            concrete_temp: 1.0,
+        }
+    }
+}
+
 /// `σ(clip(x, −10, 10))`.
 pub fn sigmoid10(x: &Tensor) -> Result<Tensor> {
     candle_nn::ops::sigmoid(&crate::nn::epilogue::clamp(x, -10.0, 10.0)?)
@@ -189,13 +203,7 @@ mod tests {
         // Mean of σ(λ + L) over logistic noise L with λ = 0 is 0.5; fraction of s > 0 ≈ 0.5.
         let dev = Device::Cpu;
         let mut rng = SeededRng::new(1);
-        let mut s = LatentSampler {
-            rng: &mut rng,
-            noisy: true,
-            wheels: false,
-            obj_temp: 1.0,
-            concrete_temp: 1.0,
-        };
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
         let p = s
             .pres(&Tensor::zeros(20000, candle_core::DType::F32, &dev).unwrap())
             .unwrap();

@@ -278,13 +278,7 @@ mod tests {
         prev.where_ = rng.uniform(&[2, 3, 4], 0.2, 0.8, &dev).unwrap();
         prev.prop_state = rng.normal(&[2, 3, 8], &dev).unwrap();
         let u = rng.normal(&[2, 3, 10], &dev).unwrap();
-        let mut s = LatentSampler {
-            rng: &mut rng,
-            noisy: true,
-            wheels: false,
-            obj_temp: 1.0,
-            concrete_temp: 1.0,
-        };
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
         let p = post.forward(Some(&frame), &u, &prev, &mut s).unwrap();
         assert!(post.forward(None, &u, &prev, &mut s).is_err());
         let q = prior.forward(None, &u, &prev, &mut s).unwrap();
