@@ -333,6 +333,17 @@ pub(crate) mod tests {
         }
     }
 
+    /// `b` random 24x24 frames and their bottom-up `(b, 10, 2, 2)` and top-down `(b, 4, 10)`
+    /// features, for `tiny()`.
+    fn random_inputs(rng: &mut SeededRng, b: usize) -> (Tensor, Tensor, Tensor) {
+        let dev = Device::Cpu;
+        (
+            rng.uniform(&[b, 3, 24, 24], 0.0, 1.0, &dev).unwrap(),
+            rng.normal(&[b, 10, 2, 2], &dev).unwrap(),
+            rng.normal(&[b, 4, 10], &dev).unwrap(),
+        )
+    }
+
     #[test]
     fn output_shapes_and_ranges() {
         let cfg = tiny();
@@ -340,9 +351,7 @@ pub(crate) mod tests {
         let vm = VarMap::new();
         let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
         let mut rng = SeededRng::new(0);
-        let frame = rng.uniform(&[2, 3, 24, 24], 0.0, 1.0, &dev).unwrap();
-        let v_bu = rng.normal(&[2, 10, 2, 2], &dev).unwrap();
-        let v_td = rng.normal(&[2, 4, 10], &dev).unwrap();
+        let (frame, v_bu, v_td) = random_inputs(&mut rng, 2);
         let offset = Tensor::new(&[[0f32, 0.], [1., 2.]], &dev).unwrap();
         let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
         let mut s = LatentSampler::sampling_for_tests(&mut rng);
@@ -392,9 +401,7 @@ pub(crate) mod tests {
         let vm = VarMap::new();
         let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
         let mut rng = SeededRng::new(1);
-        let frame = rng.uniform(&[4, 3, 24, 24], 0.0, 1.0, &dev).unwrap();
-        let v_bu = rng.normal(&[4, 10, 2, 2], &dev).unwrap();
-        let v_td = rng.normal(&[4, 4, 10], &dev).unwrap();
+        let (frame, v_bu, v_td) = random_inputs(&mut rng, 4);
         let offset = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
         let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
         let mut s = LatentSampler::sampling_for_tests(&mut rng);

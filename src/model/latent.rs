@@ -1,7 +1,7 @@
 //! Sampling of the latent variables (reparameterised Normals, binary-concrete presence) and the
 //! stop-gradient "training wheels" (reference §2.3, §2.5, §4.6).
 
-use candle_core::{Result, Tensor};
+use candle_core::{Result, Tensor, D};
 
 use crate::model::config::ModelConfig;
 use crate::nn::dist::std_from_logit;
@@ -70,11 +70,14 @@ pub fn box_size(logits: &Tensor, cfg: &ModelConfig) -> Result<Tensor> {
     let unit = sigmoid10(logits)?;
     match cfg.max_width {
         None => unit.affine(hi - lo, lo),
-        Some(w) => {
-            let span = Tensor::new(&[(hi - lo) as f32, (w - lo) as f32], logits.device())?
-                .to_dtype(logits.dtype())?;
-            unit.broadcast_mul(&span)?.affine(1.0, lo)
-        }
+        // Each axis its own affine: no per-call upload of a span tensor to the device.
+        Some(w) => Tensor::cat(
+            &[
+                unit.narrow(D::Minus1, 0, 1)?.affine(hi - lo, lo)?,
+                unit.narrow(D::Minus1, 1, 1)?.affine(w - lo, lo)?,
+            ],
+            D::Minus1,
+        ),
     }
 }
 
