@@ -31,7 +31,10 @@
 # choice stays as it is. Twenty-first session
 # (benches/results/cuda_train_space_invaders_session21.md): twice more on 2 x H200 (MOTA 0.896 /
 # 0.841 on the 91001 set at ~5,620), each then finished by scripts/cuda/recipe_finish.sh (120
-# steps, inside the 30 minutes): +0.009-0.035 MOTA on every seed.
+# steps, inside the 30 minutes): +0.009-0.035 MOTA on every seed. Twenty-fifth session
+# (benches/results/cuda_train_space_invaders_session25.md): with box widths capped at 18 px
+# (`[model] max_width`, the `…_maxw.toml` configs, now the defaults) 0 of 8 fresh seeds boxed
+# aliens in pairs (uncapped: 18 of 61); the width rule stays as a guard.
 #
 #   SEEDS="1 2" bash ship/run.sh bash scripts/cuda/recipe_best_of_seeds.sh SECONDS
 #
@@ -44,8 +47,8 @@
 # The runs go through scripts/cuda/multi_gpu_runs.sh (GPU assignment, TRAIN_ARGS, DEVICE as
 # there). Defaults: SEEDS "0 7", SELECT_STEP 2000 (must be a validation step: every EVAL_EVERY
 # steps in stage 1, which ends at 2,600, then every EVAL_EVERY stage steps), VAL_CLIPS 64,
-# EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1 space_invaders_gpu_b64_stage2.toml,
-# CONFIG2 space_invaders_gpu_b64_stage2_propscale025_topcrops.toml (both beside this script; a
+# EVAL_EVERY 500, SWITCH_STEP 4671, STEPS 6267, CONFIG1 space_invaders_gpu_b64_stage2_maxw.toml,
+# CONFIG2 space_invaders_gpu_b64_stage2_propscale025_topcrops_maxw.toml (both beside this script; a
 # path, not an id; the thirteenth session's recipe had …_propscale025.toml); SHARE (below);
 # REFINE_STEP and PAIRS_MARGIN (step 2b: a second choice, by duplicate objects, off by default).
 # With SCORE_SEEDS (e.g. "71001 72003 73007"), once the chosen run has reached STEPS and while
@@ -58,8 +61,8 @@ deadline=$(($(date +%s) + secs))
 export RUN_ROOT=${RUN_ROOT:-/tmp/bos}
 seeds=${SEEDS:-0 7}
 select_step=${SELECT_STEP:-2000}
-config1=${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}
-config2=${CONFIG2:-$here/space_invaders_gpu_b64_stage2_propscale025_topcrops.toml}
+config1=${CONFIG1:-$here/space_invaders_gpu_b64_stage2_maxw.toml}
+config2=${CONFIG2:-$here/space_invaders_gpu_b64_stage2_propscale025_topcrops_maxw.toml}
 mkdir -p "$RUN_ROOT"
 # CONFIG1 validating on VAL_CLIPS clips (default 64; the recipe's config has 16), since the choice
 # rests on them, every EVAL_EVERY steps (default 500; the config's 1,000), to see when runs part.

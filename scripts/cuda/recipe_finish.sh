@@ -31,9 +31,12 @@
 # Adam side by side, ~140 s): kept Adam does not keep the count; it only loses it more slowly
 # (after 4 steps count error 2.39 against the fresh Adam's 5.00, after 104 both ~4.8); at 300
 # the two are alike (MOTA 0.852 / 0.850, count error 4.88 / 4.85, means of three draws).
+# Twenty-fifth session (benches/results/cuda_train_space_invaders_session25.md; capped widths,
+# 240 steps from ~4,690): two finishes of one draw from nearly the same start land up to 0.017
+# MOTA apart; two of four draws reached 0.899-0.901, one holding objects twice 0.81.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
-# (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2.toml beside
+# (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
 # this script; DEVICE and JOBS as there) into RUN_ROOT_BASE/scores, after the training, never
 # beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish).
 # With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and the
@@ -42,7 +45,7 @@
 # as OUT/wrG_NAME.tar.xz.part-* (wrG_ARM_NAME; scripts/cuda/pack_weights.sh; ~18.5 MiB each,
 # three per call).
 #
-#   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops.toml" SCORE_SEEDS="1 2" \
+#   FINISHES="one=scripts/cuda/space_invaders_gpu_b64_stage2_topcrops_maxw.toml" SCORE_SEEDS="1 2" \
 #     bash ship/run.sh bash scripts/cuda/recipe_finish.sh SECONDS
 set -uo pipefail
 secs=${1:?usage: recipe_finish.sh SECONDS}
@@ -137,7 +140,7 @@ if [ "${SCORE_KEPT:-0}" = 1 ]; then
 fi
 if [ -n "${SCORE_SEEDS:-}" ] && [ "$(left)" -gt 20 ]; then
   SEEDS=$SCORE_SEEDS timeout "$(left)" bash "$here/score_parallel.sh" \
-    "${CONFIG1:-$here/space_invaders_gpu_b64_stage2.toml}" "$base/scores" $checkpoints ||
+    "${CONFIG1:-$here/space_invaders_gpu_b64_stage2_maxw.toml}" "$base/scores" $checkpoints ||
     echo "scoring stopped at the deadline; run the same command again" >&2
 fi
 
