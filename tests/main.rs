@@ -6,6 +6,7 @@ mod cli;
 mod device;
 mod eval_conncomp;
 mod eval_golden;
+mod fast_backprop;
 mod model_config;
 mod model_forward;
 mod model_gradients;

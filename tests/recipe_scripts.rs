@@ -278,17 +278,19 @@ fn per_gpu_recipes_start_again_with_their_spare_seeds_once() {
 }
 
 #[test]
-fn per_gpu_recipes_return_the_winners_named_in_weights() {
+fn per_gpu_recipes_from_gpu_offset_return_the_winners_named_in_weights() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("rpg");
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
+    // GPU_OFFSET 2: the only recipe is GPU 2's, r2 (a second build's recipes beside r0, r1).
     let vars = [
         ("RECIPES", "1,2"),
+        ("GPU_OFFSET", "2"),
         ("RUN_ROOT_BASE", base.to_str().unwrap()),
         ("OUT", out_dir.to_str().unwrap()),
         ("TAG", "t"),
-        ("WEIGHTS", "r0 r7"),
+        ("WEIGHTS", "r2 r7"),
     ];
     let out = run_script("recipe_per_gpu.sh", &vars);
     assert!(out.status.success(), "{}", text(&out));
@@ -297,10 +299,11 @@ fn per_gpu_recipes_return_the_winners_named_in_weights() {
     let names = file_names(&out_dir);
     assert_eq!(
         names,
-        ["logs_t.tgz", "wr0.tar.xz.part-aa"],
+        ["logs_t.tgz", "wr2.tar.xz.part-aa"],
         "{}",
         text(&out)
     );
+    assert!(base.join("r2/choice.txt").exists() && !base.join("r0").exists());
     // The part unpacks to the winner's checkpoint at the last step.
     let unpack = dir.path().join("unpack");
     std::fs::create_dir(&unpack).unwrap();
@@ -308,7 +311,7 @@ fn per_gpu_recipes_return_the_winners_named_in_weights() {
         .arg("-c")
         .arg(format!(
             "xz -dc {} | tar -C {} -xf -",
-            out_dir.join("wr0.tar.xz.part-aa").display(),
+            out_dir.join("wr2.tar.xz.part-aa").display(),
             unpack.display()
         ))
         .status()

@@ -9,6 +9,8 @@
 # assembled on first use. Keep CARGO_TARGET_DIR and the environment the same between builds:
 # changing CUDA_* or RUSTFLAGS rebuilds candle's kernels (6+ minutes of nvcc).
 # Prints the paths of the built executables (for scripts/cuda/pack.sh) to build/cuda-artifacts.txt.
+# FAST_BACKPROP=1 builds against the patched candle-core of scripts/fast_backprop/cargo.sh (the
+# first gradient stored, not added to zeros; opt-in): give it its own CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,6 +24,7 @@ command -v nvcc >/dev/null || { echo "nvcc not on PATH (run scripts/cuda/toolkit
 
 mkdir -p build
 msgs=build/cuda-cargo.json
+cargo() { FAST_BACKPROP=${FAST_BACKPROP:-0} bash scripts/fast_backprop/cargo.sh "$@"; }
 cargo build --release --features cuda --bin silot --example gpu_bench --example clip_source_bench \
   --example atari_throughput --benches --message-format=json >"$msgs"
 cargo test --release --features cuda --no-run --message-format=json >>"$msgs"

@@ -9,7 +9,9 @@
 # With ARMS (recipe_best_of_seeds.sh: phase-2 configs branched beside CONFIG2 from the same
 # phase-1 checkpoint), recipe i's arms run on GPU i + ARM_GPU_OFFSET (default 0: its own GPU),
 # e.g. two recipes on a 4-GPU host with ARM_GPU_OFFSET=2: the arms on GPUs 2 and 3.
-# RECIPES: one entry per GPU (GPU i gets the i-th), SEEDS/SPARE_SEEDS comma-separated. The
+# RECIPES: one entry per GPU (GPU GPU_OFFSET + i gets the i-th, as recipe rG; GPU_OFFSET default
+# 0), SEEDS/SPARE_SEEDS comma-separated: two instances with their own RUN_ROOT_BASE, PATH (which
+# `silot`) and GPU_OFFSET run two builds side by side on one host. The
 # recipe's own variables (SELECT_STEP, MAX_BOX_WIDTH, STEPS, TRAIN_ARGS, SHARE, CONFIG1, ...)
 # pass through (SELECT_STEP 2000 as the recipe's default: box width tells pairs runs apart from
 # there on; benches/results/cuda_train_space_invaders_session18.md). Runs live in RUN_ROOT_BASE
@@ -46,7 +48,7 @@ recipe() {
   fi
 }
 
-gpu=0
+gpu=${GPU_OFFSET:-0}
 for entry in ${RECIPES:?set RECIPES="SEEDS/SPARE_SEEDS ..." e.g. "31,32/35,36 33,34/37,38"}; do
   spare=""
   [[ $entry == */* ]] && spare=$(echo "${entry#*/}" | tr , ' ')

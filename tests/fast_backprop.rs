@@ -1,0 +1,140 @@
+//! `scripts/fast_backprop/first_gradient.py`, the opt-in rewrite of candle-core's
+//! `Tensor::backward` (the first gradient stored, not added to zeros): which call sites it
+//! converts and which it must leave, on a sample and on the pinned candle-core's own source.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/fast_backprop/first_gradient.py")
+}
+
+/// Runs the script on `file`; returns (success, stdout + stderr).
+fn rewrite(file: &Path) -> (bool, String) {
+    let out = Command::new("python3")
+        .arg(script())
+        .arg(file)
+        .output()
+        .expect("run python3");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// The shapes of call site found in candle-core 0.11.1's backprop.rs, 32 convertible ones
+/// (the script refuses a file with fewer than 30), then the ones it must keep.
+fn sample() -> String {
+    let mut arms = String::new();
+    for i in 0..30 {
+        arms += &format!(
+            "            Op::A{i}(arg) => {{\n                let sum_grad = grads.or_insert(arg)?;\n                *sum_grad = sum_grad.add(&grad)?;\n            }}\n"
+        );
+    }
+    arms += "            Op::Sub(lhs, rhs) => {
+                let rhs_sum_grad = grads.or_insert(rhs)?;
+                *rhs_sum_grad = rhs_sum_grad.sub(&grad)?;
+            }
+            Op::Reduce(arg) => {
+                let sum_grad = grads.or_insert(arg)?;
+                let g = grad.exp()?;
+                *sum_grad = sum_grad.add(&g.broadcast_as(sum_grad.dims())?)?
+            }
+            Op::Overwrite(arg) => {
+                let sum_grad = grads.or_insert(arg)?;
+                *sum_grad = conv_sum;
+            }
+            Op::IndexAdd(arg) => {
+                let sum_grad = grads.or_insert(arg)?;
+                *sum_grad = sum_grad.index_add(&ids, &grad, 0)?;
+            }
+            Op::SelfUse(arg) => {
+                let sum_grad = grads.or_insert(arg)?;
+                *sum_grad = sum_grad.add(&sum_grad.exp()?)?;
+            }
+";
+    format!(
+        "use std::collections::{{hash_map::Entry, HashMap}};
+fn backward() {{
+        match op {{
+{arms}        }}
+}}
+impl GradStore {{
+    fn or_insert(&mut self, tensor: &Tensor) -> Result<&mut Tensor> {{
+        todo!()
+    }}
+}}
+"
+    )
+}
+
+#[test]
+fn first_gradient_converts_accumulations_and_keeps_sites_that_need_the_zeros() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backprop.rs");
+    std::fs::write(&file, sample()).unwrap();
+    let (ok, out) = rewrite(&file);
+    assert!(ok, "{out}");
+    assert!(out.contains("32 gradient accumulations"), "{out}");
+    assert!(out.contains("3 or_insert call sites kept"), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("grads.accumulate(arg, &grad)?;").count(), 30);
+    assert!(text.contains("grads.accumulate_neg(rhs, &grad)?;"));
+    // The reduction's broadcast target is the argument's shape; no trailing `;` added.
+    assert!(text.contains("grads.accumulate(arg, &g.broadcast_as(arg.dims())?)?\n"));
+    assert!(text.contains("*sum_grad = conv_sum;"));
+    assert!(text.contains("sum_grad.index_add(&ids, &grad, 0)"));
+    assert!(text.contains("*sum_grad = sum_grad.add(&sum_grad.exp()?)?;"));
+    assert_eq!(text.matches("grads.or_insert(").count(), 3);
+    assert!(text.contains("fn accumulate(&mut self") && text.contains("fn accumulate_neg("));
+
+    let (ok, out) = rewrite(&file);
+    assert!(ok && out.contains("already patched"), "{out}");
+}
+
+#[test]
+fn first_gradient_refuses_a_file_it_does_not_recognise() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backprop.rs");
+    let other = "fn backward() { let s = grads.or_insert(a)?; *s = s.add(&g)?; }\n";
+    std::fs::write(&file, other).unwrap();
+    let (ok, out) = rewrite(&file);
+    assert!(!ok && out.contains("nothing changed"), "{out}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), other);
+}
+
+/// The pinned candle-core's backprop.rs, as cargo fetched it for this build.
+fn pinned_backprop_rs() -> PathBuf {
+    let out = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata");
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let package = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "candle-core" && !p["source"].is_null())
+        .expect("candle-core in the dependency graph");
+    let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
+    manifest.parent().unwrap().join("src/backprop.rs")
+}
+
+#[test]
+fn first_gradient_converts_the_pinned_candle_core() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("backprop.rs");
+    std::fs::copy(pinned_backprop_rs(), &file).unwrap();
+    let (ok, out) = rewrite(&file);
+    assert!(ok, "{out}");
+    // candle-core 0.11.1: 70 `or_insert` call sites; five are kept (the two pooling
+    // backward passes that overwrite, scatter_add, index_add, and to_device, whose gradient
+    // expression reads the zeros' device). A new candle version must be looked at again.
+    assert!(
+        out.contains("65 gradient accumulations") && out.contains("5 or_insert call sites kept"),
+        "{out}"
+    );
+}
