@@ -105,22 +105,29 @@ fn first_gradient_refuses_a_file_it_does_not_recognise() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), other);
 }
 
-/// The pinned candle-core's backprop.rs, as cargo fetched it for this build.
+/// The pinned candle-core's backprop.rs (Cargo.lock's version) as cargo unpacked it for this
+/// build in its registry (`$CARGO_HOME`, default `~/.cargo`); found without the network.
 fn pinned_backprop_rs() -> PathBuf {
-    let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--offline"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata");
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
-    let package = meta["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "candle-core" && !p["source"].is_null())
-        .expect("candle-core in the dependency graph");
-    let manifest = PathBuf::from(package["manifest_path"].as_str().unwrap());
-    manifest.parent().unwrap().join("src/backprop.rs")
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    let after = lock
+        .split("name = \"candle-core\"\n")
+        .nth(1)
+        .expect("candle-core in Cargo.lock");
+    let version = after.lines().next().unwrap();
+    let version = version.trim_start_matches("version = ").trim_matches('"');
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap()).join(".cargo"));
+    std::fs::read_dir(home.join("registry/src"))
+        .expect("cargo's registry")
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .join(format!("candle-core-{version}/src/backprop.rs"))
+        })
+        .find(|p| p.exists())
+        .expect("candle-core's source in cargo's registry")
 }
 
 #[test]
