@@ -9,7 +9,7 @@
 #   CARGO_TARGET_DIR=/work/target-fast bash scripts/fast_backprop/cargo.sh test --release --lib
 #   FAST_BACKPROP=0 bash scripts/fast_backprop/cargo.sh ...     # plain cargo (for A/B builds)
 #
-# The patched crate is made once in FAST_BACKPROP_DIR (default target/fast-backprop) from the
+# The patched crate is made in FAST_BACKPROP_DIR (default target/fast-backprop) from the
 # source cargo already fetched for Cargo.lock's candle-core; Cargo.lock is restored afterwards
 # (cargo rewrites it while the patch is on). Use a separate CARGO_TARGET_DIR for patched builds,
 # or switching between the two rebuilds candle each time.
@@ -21,7 +21,9 @@ dir=${FAST_BACKPROP_DIR:-$PWD/target/fast-backprop}
 version=$(awk '/^name = "candle-core"$/ {getline; gsub(/[^0-9.]/, "", $0); print; exit}' Cargo.lock)
 [ -n "$version" ] || { echo "fast_backprop: no candle-core in Cargo.lock" >&2; exit 1; }
 dest=$dir/candle-core-$version
-if [ ! -f "$dest/.patched" ]; then
+# The copy is remade whenever the rewrite script changes (its hash is the stamp).
+stamp=$(sha256sum scripts/fast_backprop/first_gradient.py | cut -d' ' -f1)
+if [ "$(cat "$dest/.patched" 2>/dev/null)" != "$stamp" ]; then
   cargo fetch --locked >/dev/null
   src=$(cargo metadata --format-version 1 --locked | python3 -c '
 import json, sys
@@ -37,7 +39,7 @@ for p in json.load(sys.stdin)["packages"]:
   cp -r "$src" "$dest.tmp"
   chmod -R u+w "$dest.tmp"
   python3 scripts/fast_backprop/first_gradient.py "$dest.tmp/src/backprop.rs" >&2
-  touch "$dest.tmp/.patched"
+  echo "$stamp" >"$dest.tmp/.patched"
   rm -rf "$dest"
   mv "$dest.tmp" "$dest"
 fi
