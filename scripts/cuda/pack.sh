@@ -15,7 +15,11 @@ BUDGET=${1:-60}
 [ -f build/cuda-artifacts.txt ] || { echo "run scripts/cuda/build.sh first" >&2; exit 1; }
 
 mkdir -p ship
-rm -f ship/*.xz ship/run.sh
+# PACK_SUFFIX (e.g. _fast, for a FAST_BACKPROP=1 build) names the executables silot_fast, ... and
+# keeps the other build's in ship/: two builds side by side (run the second with PATH pointing
+# at a folder where `silot` links to the suffixed one).
+suffix=${PACK_SUFFIX:-}
+rm -f ship/*"$suffix".xz ship/run.sh
 while read -r kind name path; do
   case $kind:$name in
     bin:silot) out=silot ;;                    # the CLI
@@ -26,6 +30,7 @@ while read -r kind name path; do
     test-test:integration) out=test-integration ;;  # integration tests incl. tests/device.rs
     *) continue ;;
   esac
+  out=$out$suffix
   strip -o "ship/$out" "$path"
   xz -T0 -6 -f "ship/$out"
 done <build/cuda-artifacts.txt
