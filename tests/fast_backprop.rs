@@ -145,3 +145,51 @@ fn first_gradient_converts_the_pinned_candle_core() {
         "{out}"
     );
 }
+
+/// `scripts/cuda/pack.sh` in a scratch tree whose artifact list names `exe` as the CLI.
+fn pack(root: &Path, exe: &Path, suffix: &str) -> std::process::Output {
+    std::fs::write(
+        root.join("build/cuda-artifacts.txt"),
+        format!("bin silot {}\n", exe.display()),
+    )
+    .unwrap();
+    Command::new("bash")
+        .arg(root.join("scripts/cuda/pack.sh"))
+        .env("PACK_SUFFIX", suffix)
+        .output()
+        .expect("run pack.sh")
+}
+
+#[test]
+fn pack_suffix_ships_a_second_build_beside_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("scripts/cuda")).unwrap();
+    std::fs::create_dir_all(root.join("build")).unwrap();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        repo.join("scripts/cuda/pack.sh"),
+        root.join("scripts/cuda/pack.sh"),
+    )
+    .unwrap();
+    // Any executable will do; a small one keeps strip and xz quick.
+    let small = Path::new("/bin/true");
+    let exe = if small.exists() {
+        small
+    } else {
+        Path::new(env!("CARGO_BIN_EXE_silot"))
+    };
+    for suffix in ["", "_fast"] {
+        let out = pack(root, exe, suffix);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let mut names: Vec<String> = std::fs::read_dir(root.join("ship"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["run.sh", "silot.xz", "silot_fast.xz"]);
+    // Packing the default build again replaces every executable, the suffixed ones too.
+    assert!(pack(root, exe, "").status.success());
+    assert!(!root.join("ship/silot_fast.xz").exists());
+}
