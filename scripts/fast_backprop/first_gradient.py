@@ -31,27 +31,23 @@ METHODS = '''
     /// (silot patch, scripts/fast_backprop) Add `grad` into `tensor`'s gradient; the first
     /// gradient is stored as it is (contiguous), not added to zeros.
     fn accumulate(&mut self, tensor: &Tensor, grad: &Tensor) -> Result<()> {
-        match self.0.entry(tensor.id()) {
-            Entry::Occupied(mut entry) => {
-                let sum = entry.get().add(grad)?;
-                *entry.get_mut() = sum;
-            }
-            Entry::Vacant(entry) => {
-                entry.insert(grad.contiguous()?);
-            }
-        }
-        Ok(())
+        self.accumulate_signed(tensor, grad, false)
     }
 
     /// (silot patch) Subtract `grad` from `tensor`'s gradient; the first is stored negated.
     fn accumulate_neg(&mut self, tensor: &Tensor, grad: &Tensor) -> Result<()> {
+        self.accumulate_signed(tensor, grad, true)
+    }
+
+    fn accumulate_signed(&mut self, tensor: &Tensor, grad: &Tensor, negate: bool) -> Result<()> {
         match self.0.entry(tensor.id()) {
             Entry::Occupied(mut entry) => {
-                let sum = entry.get().sub(grad)?;
+                let sum = entry.get();
+                let sum = if negate { sum.sub(grad)? } else { sum.add(grad)? };
                 *entry.get_mut() = sum;
             }
             Entry::Vacant(entry) => {
-                entry.insert(grad.neg()?);
+                entry.insert(if negate { grad.neg()? } else { grad.contiguous()? });
             }
         }
         Ok(())
