@@ -77,8 +77,8 @@ def rewrite(lines):
             if not uses.search(lines[j]):
                 continue
             a = assignment(name).match(lines[j])
-            # The first later use must be the accumulation itself, and nothing after it in the
-            # arm may use NAME again.
+            # The first later use must be the accumulation itself, and the next two lines must
+            # not use NAME again (a later use would not compile: the pinned-source test counts).
             if a and not any(uses.search(x) for x in lines[j + 1 : j + 3]):
                 target = (j, a)
             break
@@ -102,7 +102,7 @@ def rewrite(lines):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit(__doc__.strip().splitlines()[-3])
+        sys.exit("usage: first_gradient.py BACKPROP_RS   (candle-core's src/backprop.rs, in place)")
     path = sys.argv[1]
     text = open(path).read()
     if "fn accumulate(" in text:
