@@ -1,4 +1,4 @@
-//! `scripts/fast_backprop/first_gradient.py`, the opt-in rewrite of candle-core's
+//! `scripts/fast_backprop/first_gradient.py`, the rewrite of candle-core's
 //! `Tensor::backward` (the first gradient stored, not added to zeros): which call sites it
 //! converts and which it must leave, on a sample and on the pinned candle-core's own source.
 

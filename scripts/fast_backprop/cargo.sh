@@ -2,8 +2,9 @@
 # Run cargo against a patched copy of the pinned candle-core whose `Tensor::backward` stores a
 # node's first gradient instead of adding it to zeros (scripts/fast_backprop/first_gradient.py
 # says why and how; 1.31x per Space Invaders training step on an H100 at batch 64,
-# benches/results/cuda_train_step_profile.md sec. 2). Opt-in: the default build, CI and
-# Cargo.lock keep crates.io's candle-core.
+# benches/results/cuda_train_step_profile.md sec. 2; 1.44-1.50x in the recipe on an H200,
+# benches/results/fast_backprop.md). scripts/cuda/build.sh builds through it by default; the
+# plain `cargo` build, the tests, CI and Cargo.lock keep crates.io's candle-core.
 #
 #   bash scripts/fast_backprop/cargo.sh build --release --bin silot
 #   CARGO_TARGET_DIR=/work/target-fast bash scripts/fast_backprop/cargo.sh test --release --lib

@@ -8,8 +8,9 @@ and one add kernel), even for a node's first and only gradient. On the GPU that 
 12,104 of the 25,365 kernel launches of a Space Invaders training step at batch 64, and storing
 the first gradient made the step 1.31x faster (benches/results/cuda_train_step_profile.md, sec.
 2). Upstream pull requests huggingface/candle#3578 and #3822 propose the same; until one lands,
-scripts/fast_backprop/prepare.sh builds a patched copy of the pinned candle-core with this
-script, for opt-in builds only.
+scripts/fast_backprop/cargo.sh builds against a patched copy of the pinned candle-core made
+with this script (the GPU build's default, scripts/cuda/build.sh; 1.44-1.50x per step in the
+recipe on an H200, benches/results/fast_backprop.md).
 
 What it does, in a copy of the crate (never the registry's):
 * every `let NAME = grads.or_insert(ARG)?;` whose NAME is next used (within the match arm) as
