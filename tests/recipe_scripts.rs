@@ -563,6 +563,77 @@ fn finish_adam_kept_branches_with_the_checkpoints_adam_and_fresh_starts_it_again
 }
 
 #[test]
+fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_it() {
+    let (dir, base) = one_recipe();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let base_s = base.to_str().unwrap();
+    let smoke = repo().join("envs/smoke.toml");
+    let finishes = format!("one={}", smoke.display());
+    let tail = format!("q={}", smoke.display());
+    let with_tail = |tail: &str| {
+        let vars = [
+            ("RUN_ROOT_BASE", base_s),
+            ("FINISHES", finishes.as_str()),
+            ("FINISH_STEPS", "2"),
+            ("FINISH_TAIL", tail),
+            ("FINISH_TAIL_STEPS", "3"),
+            ("FINISH_TAIL_ARGS", "--keep-every 2"),
+            ("SCORE_KEPT", "1"),
+            ("SCORE_SEEDS", "5"),
+            ("JOBS", "2"),
+            ("OUT", out_dir.to_str().unwrap()),
+            ("TAG", "t"),
+            ("WEIGHTS", "r0/one_q"),
+        ];
+        run_script("recipe_finish.sh", &vars)
+    };
+    for bad in ["q", "Q=x.toml", "q=no/such.toml"] {
+        let out = with_tail(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out));
+        assert!(text(&out).contains("FINISH_TAIL"), "{}", text(&out));
+    }
+    assert!(
+        !base.join("r0/finish").exists(),
+        "a bad FINISH_TAIL trained nothing"
+    );
+
+    let out = with_tail(&tail);
+    assert!(out.status.success(), "{}", text(&out));
+    let finish = base.join("r0/finish/one/run");
+    let tailed = base.join("r0/finish/one_q/run");
+    // The finish: phase 2's step 8 + 2 with a fresh Adam; its tail 3 more with that Adam kept.
+    assert_eq!(step_of(&finish), 10, "{}", text(&out));
+    assert_eq!(step_of(&tailed), 13, "{}", text(&out));
+    assert_eq!(adam_step(&finish.join("checkpoint")), 2);
+    assert_eq!(adam_step(&tailed.join("checkpoint")), 5, "{}", text(&out));
+    assert!(
+        !finish.join("kept").exists(),
+        "FINISH_TAIL_ARGS reached the finish"
+    );
+    let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
+    // The tail's kept step 12 (FINISH_TAIL_ARGS) scored too; the finish kept nothing.
+    for name in [
+        "finish_one_run_checkpoint",
+        "finish_one_q_run_checkpoint",
+        "finish_one_q_run_kept_step-00000012",
+    ] {
+        let line = summary.lines().find(|l| l.contains(name));
+        assert!(line.is_some(), "{name} not scored: {summary}");
+    }
+    assert_eq!(
+        file_names(&out_dir),
+        ["finish_t.tgz", "wr0_one_q.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+    // The same command again trains nothing more.
+    let again = with_tail(&tail);
+    assert!(again.status.success(), "{}", text(&again));
+    assert_eq!(step_of(&tailed), 13);
+}
+
+#[test]
 fn finishes_take_the_first_choice_where_refining_was_cut_short_and_find_spare_recipes() {
     let (dir, base) = one_recipe();
     let base_s = base.to_str().unwrap();

@@ -34,6 +34,15 @@
 # Twenty-fifth session (benches/results/cuda_train_space_invaders_session25.md; capped widths,
 # 240 steps from ~4,690): two finishes of one draw from nearly the same start land up to 0.017
 # MOTA apart; two of four draws reached 0.899-0.901, one holding objects twice 0.81.
+# FINISH_TAIL="NAME=CONFIG" then branches every finish (arms' too) for FINISH_TAIL_STEPS (default
+# 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
+# DIR/FINISH_TAIL, e.g. finish/f_q/run for finish f and tail q, scored beside it; WEIGHTS can name
+# it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g. "--keep-every 4" with
+# SCORE_KEPT=1: several tail lengths scored from one tail). Why (twenty-sixth session, benches/results/cuda_train_space_invaders_session26.md):
+# 30 kept-Adam steps at a quarter of the KL-weight gradient after the full gradient took the
+# count error 2.9-4.2 -> 1.5 (count bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019
+# MOTA on a draw that held objects twice; a shorter tail after a good draw's full finish is the
+# candidate for the paper's MOTA and count error at once.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
@@ -63,7 +72,7 @@ ngpu=$(host_gpu_count)
 # continuation), hence FINISH_ADAM=kept to try a finish without that kick (no better by 300 steps:
 # the full gradient sinks the count either way, twenty-fourth session).
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
-runs="" checkpoints="" roots=""
+runs="" checkpoints="" roots="" finish_dirs=""
 declare -A reset_of  # finish name -> the --reset-optimizer flag or nothing
 for arm in $finishes; do
   name=${arm%%=*} cfg=${arm#*=}
@@ -85,6 +94,7 @@ done
 start_finishes() {
   local from=$1 dir=$2 g=$3 arm
   checkpoints="$checkpoints $from/checkpoint"
+  finish_dirs="$finish_dirs $dir:$g"
   for arm in $finishes; do
     export "TRAIN_ARGS_${arm%%=*}=--branch-from $from/checkpoint${reset_of[${arm%%=*}]}"
     checkpoints="$checkpoints $dir/${arm%%=*}/run/checkpoint"
@@ -97,6 +107,14 @@ start_finishes() {
 for arm in ${FINISH_ARMS:-}; do
   [[ $arm =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISH_ARMS: bad arm name '$arm'" >&2; exit 2; }
 done
+tail_name="" tail_cfg=""
+if [ -n "${FINISH_TAIL:-}" ]; then
+  tail_name=${FINISH_TAIL%%=*} tail_cfg=${FINISH_TAIL#*=}
+  [[ $tail_name =~ ^[a-z][a-z0-9_]*$ ]] && [ "$tail_cfg" != "$FINISH_TAIL" ] ||
+    { echo "FINISH_TAIL: '$FINISH_TAIL' is not NAME=CONFIG (NAME: a-z, 0-9, _)" >&2; exit 2; }
+  case $tail_cfg in /*) ;; *) tail_cfg=$PWD/$tail_cfg ;; esac
+  [ -f "$tail_cfg" ] || { echo "FINISH_TAIL: $tail_name: no config $tail_cfg" >&2; exit 2; }
+fi
 for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
   g=$(basename "$out" .out)
   g=${g#r}
@@ -128,6 +146,24 @@ for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G i
 done
 wait
 for f in "$base"/r*/finish*.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
+
+# 1b. FINISH_TAIL: every finish's checkpoint branched on with its Adam kept, on the finish's GPU.
+start_tail() {
+  local dir=$1 g=$2 name=$3
+  local from=$dir/$name/run tail=${name}_$tail_name
+  checkpoints="$checkpoints $dir/$tail/run/checkpoint"
+  [ "$(step_of "$from")" -gt 0 ] && [ "$(left)" -gt 20 ] || return 0
+  export "TRAIN_ARGS_$tail=--branch-from $from/checkpoint ${FINISH_TAIL_ARGS:-}"
+  RUN_ROOT=$dir RUNS="$tail=$tail_cfg" STEPS=$(($(step_of "$from") + ${FINISH_TAIL_STEPS:-10})) \
+    CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
+    >>"$dir.out" 2>&1 &
+}
+if [ -n "$tail_name" ]; then
+  for entry in $finish_dirs; do
+    for arm in $finishes; do start_tail "${entry%:*}" "${entry##*:}" "${arm%%=*}"; done
+  done
+  wait
+fi
 
 # 2. Scores, after the training (with SCORE_KEPT=1 also the finishes' kept checkpoints, e.g. of
 # TRAIN_ARGS="--keep-every 60": several finish lengths from one run).
