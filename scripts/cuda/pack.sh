@@ -15,8 +15,8 @@ BUDGET=${1:-60}
 [ -f build/cuda-artifacts.txt ] || { echo "run scripts/cuda/build.sh first" >&2; exit 1; }
 
 mkdir -p ship
-# PACK_SUFFIX (e.g. _crates, for a FAST_BACKPROP=0 build) names the executables silot_fast, ... and
-# keeps the other build's in ship/: two builds side by side (run the second with PATH pointing
+# PACK_SUFFIX (e.g. _crates, for a FAST_BACKPROP=0 build) names the executables silot_crates, ...
+# and keeps the other build's in ship/: two builds side by side (run the second with PATH pointing
 # at a folder where `silot` links to the suffixed one; twenty-sixth session's A/B).
 suffix=${PACK_SUFFIX:-}
 rm -f ship/*"$suffix".xz ship/run.sh

@@ -36,13 +36,14 @@
 # MOTA apart; two of four draws reached 0.899-0.901, one holding objects twice 0.81.
 # FINISH_TAIL="NAME=CONFIG" then branches every finish (arms' too) for FINISH_TAIL_STEPS (default
 # 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
-# DIR/FINISH_TAIL, e.g. finish/f_q/run for finish f and tail q, scored beside it; WEIGHTS can name
+# DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it; WEIGHTS can name
 # it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g. "--keep-every 4" with
-# SCORE_KEPT=1: several tail lengths scored from one tail). Why (twenty-sixth session, benches/results/cuda_train_space_invaders_session26.md):
-# 30 kept-Adam steps at a quarter of the KL-weight gradient after the full gradient took the
-# count error 2.9-4.2 -> 1.5 (count bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019
-# MOTA on a draw that held objects twice; a shorter tail after a good draw's full finish is the
-# candidate for the paper's MOTA and count error at once.
+# SCORE_KEPT=1: several tail lengths scored from one tail). Why (twenty-sixth session,
+# benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter of
+# the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
+# bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
+# twice; a shorter tail after a good draw's full finish is the candidate for the paper's MOTA
+# and count error at once.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
