@@ -43,8 +43,10 @@
 # the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
 # bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
 # twice; after a good draw's finish, on the dev box's CPU (five tuning seeds), 5 such steps took
-# MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps 0.871 / 2.28: every object's
-# presence rises, the faint extras' over the tracker's 0.05 too.
+# MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps 0.871 / 2.28 (every object's
+# presence rises, the faint extras' over the tracker's 0.05 too), while 9 steps at half the
+# scale (space_invaders_gpu_b64_stage2_propscale05_topcrops_maxw.toml) levelled off at
+# 0.887 / 2.81 (paper 0.89 / 2.94).
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
