@@ -410,7 +410,8 @@ fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
 
 /// `score_parallel.sh` with stand-ins on PATH: an `nvidia-smi` listing `gpus` GPUs and a
 /// `silot` that writes a minimal report holding its `CUDA_VISIBLE_DEVICES` (and a two-frame clip
-/// counting one object too many, then three too few); returns those, one per evaluation (two
+/// counting one object too many, then three too few; two duplicate false positives and one near
+/// miss among four objects); returns those, one per evaluation (two
 /// checkpoints x three seeds), sorted, and the summary.
 fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -423,6 +424,8 @@ fn score_parallel_gpus(gpus: usize, visible: Option<&str>) -> (Vec<String>, Stri
             "silot",
             "#!/usr/bin/env bash\nwhile [ $# -gt 0 ]; do [ \"$1\" = --json ] && out=$2; shift; done\n\
              printf '{\"mota\":0.5,\"idf1\":0.5,\"ap\":0.5,\"count_abs_error\":1,\"num_gt\":4,\
+             \"false_positive_kinds\":\
+             {\"duplicate\":2,\"near_miss\":1,\"no_overlap\":0},\
              \"checkpoint\":{\"step\":1},\"gpu\":\"%s\",\"by_frame_index\":[\
              {\"t\":0,\"gt\":4,\"counted\":5},{\"t\":1,\"gt\":4,\"counted\":1}]}' \
              \"$CUDA_VISIBLE_DEVICES\" >\"$out\"\n"
@@ -482,13 +485,15 @@ fn score_parallel_spreads_evaluations_over_the_hosts_gpus_unless_the_caller_chos
 }
 
 #[test]
-fn score_parallel_summary_gives_the_count_bias_at_the_clips_first_and_last_frame() {
+fn score_parallel_summary_gives_the_count_bias_and_the_false_positive_kinds() {
     let (_, summary) = score_parallel_gpus(1, None);
     let rows: Vec<&str> = summary.lines().skip(1).collect();
     assert_eq!(rows.len(), 2, "{summary}");
     for row in rows {
         assert!(
-            row.ends_with("count bias first/last frame +1.00/-3.00"),
+            row.ends_with(
+                "count bias first/last frame +1.00/-3.00  fp dup/near/none 0.500/0.250/0.000"
+            ),
             "{summary}"
         );
     }

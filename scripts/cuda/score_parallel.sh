@@ -5,9 +5,11 @@
 # Writes OUTDIR/CK_NAME-SEED.json for every pair and OUTDIR/summary.txt: per checkpoint, the mean
 # (and range) of MOTA, IDF1, AP and count abs. error over the seeds, and MOTA's misses, false
 # positives and switches per ground-truth object, the label-free overlapping pairs per frame
-# (objects held twice), and the count bias at the clips' first and last frame (counted minus true
-# objects; twenty-third session: the full-gradient finishes were at -2.3 to +0.4 at the first
-# frame and -3.7 to -5.5 at the last, presence sinking under propagation). A checkpoint is named
+# (objects held twice), the false positives by the object they overlap most (duplicate / near
+# miss / no overlap, per ground-truth object), and the count bias at the clips' first and last
+# frame (counted minus true objects; twenty-third session: the full-gradient finishes were at
+# -2.3 to +0.4 at the first frame and -3.7 to -5.5 at the last, presence sinking under
+# propagation). A checkpoint is named
 # by its path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
 # JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
 # Means per fixed seed set and seed-by-seed comparisons of two checkpoints:
@@ -64,6 +66,17 @@ def count_bias(rs):
     return f"  count bias first/last frame {b[0]:+.2f}/{b[1]:+.2f}"
 
 
+def fp_kinds(rs):
+    """MOTA's false positives per ground-truth object by the object they overlap most: a
+    matched one (duplicate), a missed one (near miss), none (reports of older versions: "")."""
+    ks = [r["false_positive_kinds"] for r in rs if "false_positive_kinds" in r]
+    if len(ks) < len(rs):
+        return ""
+    n = sum(r["num_gt"] for r in rs)
+    return "  fp dup/near/none " + "/".join(
+        f"{sum(k[c] for k in ks) / n:.3f}" for c in ("duplicate", "near_miss", "no_overlap"))
+
+
 print(f"{'checkpoint':40} {'step':>6} {'seeds':>5} " + " ".join(f"{k:>22}" for k in keys))
 for name, rs in rows.items():
     cells = []
@@ -79,5 +92,5 @@ for name, rs in rows.items():
           # label-free: pairs of counted boxes with IoU >= 0.5 per frame (duplicate tracks)
           + "  overlapping pairs/frame "
           + f"{sum(r.get('overlapping_pairs_per_frame', 0) for r in rs) / len(rs):.3f}"
-          + count_bias(rs))
+          + count_bias(rs) + fp_kinds(rs))
 PY

@@ -9,6 +9,7 @@ pub mod ap;
 pub mod assign;
 pub mod bbox;
 pub mod count;
+pub mod false_positive;
 pub mod mota;
 pub mod report;
 
@@ -16,6 +17,7 @@ pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
 pub use bbox::{overlapping_pairs, BBox};
 pub use count::ByFrameIndex;
+pub use false_positive::FalsePositiveKinds;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
 pub use report::{
     BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportCheckpoint, ReportThresholds,
@@ -123,6 +125,8 @@ pub fn evaluate(
     check_shapes(pred, gt)?;
     let mut acc = MotAccumulator::totals_only();
     let mut by_t = ByFrameIndex::default();
+    let mut false_positive_kinds = FalsePositiveKinds::default();
+    let (mut object_boxes, mut hypothesis_boxes) = (Vec::new(), Vec::new());
     let mut ap_gt: Vec<Vec<BBox>> = Vec::new();
     let mut ap_pred: Vec<Vec<ScoredBox>> = Vec::new();
     let mut details = settings.frames_detail.then(Vec::new);
@@ -149,6 +153,17 @@ pub fn evaluate(
             }
             acc.update_boxes(&objects, &hyps, max_distance)
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
+            object_boxes.clear();
+            object_boxes.extend(objects.iter().map(|o| o.1));
+            hypothesis_boxes.clear();
+            hypothesis_boxes.extend(hyps.iter().map(|h| h.1));
+            let (objects_matched, hypotheses_matched) = acc.last_frame_matched();
+            false_positive_kinds.add_frame(
+                &object_boxes,
+                &hypothesis_boxes,
+                objects_matched,
+                hypotheses_matched,
+            );
             by_t.update(
                 t,
                 g.len(),
@@ -187,6 +202,7 @@ pub fn evaluate(
         num_misses: mot.num_misses,
         num_false_positives: mot.num_false_positives,
         num_switches: mot.num_switches,
+        false_positive_kinds,
         overlapping_pairs_per_frame: overlapping as f64 / frames.max(1) as f64,
         env: String::new(),
         preset: None,
@@ -358,6 +374,16 @@ mod tests {
         let r = evaluate(&p, &g, &EvalSettings::default()).unwrap();
         assert_eq!(r.overlapping_pairs_per_frame, 0.5);
         assert_eq!(r.num_false_positives, 1);
+        let kinds = r.false_positive_kinds;
+        assert_eq!(
+            (kinds.duplicate, kinds.near_miss, kinds.no_overlap),
+            (1, 0, 0)
+        );
+        assert!(
+            r.table().contains("duplicate 1  near miss 0"),
+            "{}",
+            r.table()
+        );
         assert!(
             r.table().contains("overlapping pairs per frame"),
             "{}",
@@ -467,5 +493,55 @@ mod tests {
         let parsed: EvalSettings = toml::from_str("obj_threshold = 0.05").unwrap();
         assert_eq!(parsed.obj_threshold, 0.05);
         assert_eq!(parsed.ap_iou_thresholds.len(), 9);
+    }
+
+    proptest::proptest! {
+        /// Every MOTA false positive is classed once, whatever the boxes and scores; a tracker
+        /// that reports the ground truth itself has none.
+        #[test]
+        fn false_positive_kinds_sum_to_the_false_positives(
+            clip in proptest::collection::vec(
+                (
+                    proptest::collection::vec((0u8..6, 0u8..6), 0..5),
+                    proptest::collection::vec((0u8..6, 0u8..6, 0u8..10), 0..7),
+                ),
+                1..4,
+            )
+        ) {
+            let g: Vec<Vec<GtObject>> = clip
+                .iter()
+                .map(|(objects, _)| {
+                    let mut seen = std::collections::HashSet::new();
+                    objects
+                        .iter()
+                        .filter(|&&cell| seen.insert(cell))
+                        .map(|&(y, x)| {
+                            let id = u32::from(y) * 6 + u32::from(x);
+                            gt(id, f32::from(y) * 3.0, f32::from(x) * 3.0)
+                        })
+                        .collect()
+                })
+                .collect();
+            let p: Vec<Vec<TrackedObject>> = clip
+                .iter()
+                .map(|(_, hyps)| {
+                    hyps.iter()
+                        .enumerate()
+                        .map(|(k, &(y, x, s))| {
+                            let (top, left) = (f32::from(y) * 3.0, f32::from(x) * 3.0);
+                            tr(k as u64, top, left, f32::from(s) / 10.0)
+                        })
+                        .collect()
+                })
+                .collect();
+            let r = evaluate(&[p], &[g.clone()], &EvalSettings::default()).unwrap();
+            proptest::prop_assert_eq!(r.false_positive_kinds.total(), r.num_false_positives);
+            let exact: Vec<Vec<TrackedObject>> = g
+                .iter()
+                .map(|f| f.iter().map(|o| tr(u64::from(o.id), o.top, o.left, 1.0)).collect())
+                .collect();
+            let r = evaluate(&[exact], &[g], &EvalSettings::default()).unwrap();
+            proptest::prop_assert_eq!(r.false_positive_kinds, FalsePositiveKinds::default());
+        }
     }
 }

@@ -107,6 +107,10 @@ pub struct MotAccumulator {
     num_misses: usize,
     num_false_positives: usize,
     total_distance: f64,
+    /// Per object of the last frame: matched (or switched) to a hypothesis.
+    last_objects_matched: Vec<bool>,
+    /// Per hypothesis of the last frame: matched (or switched) to an object.
+    last_hypotheses_matched: Vec<bool>,
 }
 
 impl MotAccumulator {
@@ -172,8 +176,13 @@ impl MotAccumulator {
                 }
             }
         }
-        let mut obj_done = vec![false; no];
-        let mut hyp_done = vec![false; nh];
+        // Reuse the last frame's flags' storage: no allocation per frame once warm.
+        let mut obj_done = std::mem::take(&mut self.last_objects_matched);
+        let mut hyp_done = std::mem::take(&mut self.last_hypotheses_matched);
+        obj_done.clear();
+        obj_done.resize(no, false);
+        hyp_done.clear();
+        hyp_done.resize(nh, false);
         if no > 0 && nh > 0 {
             self.keep_correspondences(objects, hypotheses, distances, &mut obj_done, &mut hyp_done);
             self.match_remaining(objects, hypotheses, distances, &mut obj_done, &mut hyp_done)?;
@@ -186,8 +195,17 @@ impl MotAccumulator {
             self.num_false_positives += 1;
             self.push(EventKind::FalsePositive, None, Some(h), None);
         }
+        self.last_objects_matched = obj_done;
+        self.last_hypotheses_matched = hyp_done;
         self.frame += 1;
         Ok(())
+    }
+
+    /// Flags of the last [`Self::update`], in its argument order: per object, whether it was
+    /// matched (or switched) to a hypothesis (else a miss); per hypothesis, whether it was
+    /// matched to an object (else a false positive). Empty before the first update.
+    pub fn last_frame_matched(&self) -> (&[bool], &[bool]) {
+        (&self.last_objects_matched, &self.last_hypotheses_matched)
     }
 
     /// Add one frame from boxes: distances are `1 − IoU`, pairs with `1 − IoU > max_distance`

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use super::false_positive::FalsePositiveKinds;
+
 /// Thresholds used for a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +110,11 @@ pub struct EvalReport {
     /// MOTA's errors: identity switches.
     #[serde(default)]
     pub num_switches: usize,
+    /// MOTA's false positives by the ground truth they overlap most: a matched object
+    /// (duplicate), a missed one (near miss) or none ([`super::false_positive`]); all 0 in
+    /// reports of older versions.
+    #[serde(default)]
+    pub false_positive_kinds: FalsePositiveKinds,
     /// Label-free: pairs of counted predictions (`score > 0.5`) whose boxes overlap with IoU ≥
     /// 0.5, per frame ([`super::overlapping_pairs`]). Many such pairs mean objects held twice
     /// (duplicate tracks, MOTA false positives); 0 in reports of older versions.
@@ -189,6 +196,13 @@ impl EvalReport {
             s,
             "MOTA errors: misses {}  false positives {}  switches {}",
             self.num_misses, self.num_false_positives, self.num_switches
+        );
+        let k = &self.false_positive_kinds;
+        let _ = writeln!(
+            s,
+            "false positives by the object they overlap most: duplicate {}  near miss {}  \
+             no overlap {}",
+            k.duplicate, k.near_miss, k.no_overlap
         );
         let _ = writeln!(
             s,
