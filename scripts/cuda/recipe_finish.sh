@@ -46,7 +46,11 @@
 # MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps 0.871 / 2.28 (every object's
 # presence rises, the faint extras' over the tracker's 0.05 too), while 9 steps at half the
 # scale (space_invaders_gpu_b64_stage2_propscale05_topcrops_maxw.toml) levelled off at
-# 0.887 / 2.81 (paper 0.89 / 2.94).
+# 0.887 / 2.81 (paper 0.89 / 2.94). Twenty-seventh session (four draws end to end on 4 x H200,
+# benches/results/cuda_train_space_invaders_session27.md): 12 such steps after the 240-step
+# finish cost every draw 0.010-0.016 MOTA for 2.0-3.5 less count error (best draw 0.901 / 5.73
+# -> 0.890 / 3.73); its extra false positives are second boxes on objects already tracked (the
+# reports' false_positive_kinds: duplicates), which a raised survival keeps alive.
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
