@@ -159,6 +159,11 @@ best=$(head -1 "$RUN_ROOT/choice.txt")
 # only ~4,135 in a ~1,250-s recipe (the unrefined one 4,696), no phase 2, and finished 0.01-0.06
 # MOTA below the last session's three good draws (131011 set); at 4,100 no seed was flagged
 # (all <= 0.05 pairs), at 3,600 one more false flag (1.12, then 0.01). Leave REFINE_STEP off.
+# Twenty-seventh session (benches/results/cuda_train_space_invaders_session27.md; the fast build
+# of scripts/cuda/build.sh, 4 x H200): two seeds to 4,100 in ~965 s, the winner at the switch
+# ~1,100 s in and at ~5,530 by a ~1,320-s deadline; one seed flagged (1.70 pairs, set aside),
+# and all four winners good draws (MOTA 0.871-0.901 after a 240-step finish): with the fast
+# build REFINE_STEP=4100 is affordable and in the recipe's plan.
 refine_step=${REFINE_STEP:-0}
 if [ "$refine_step" -gt 0 ] && [ ! -f "$RUN_ROOT/refine.txt" ]; then
   kept=$(grep '^seed ' "$RUN_ROOT/choice.txt" | grep -v 'excluded:' |
