@@ -238,6 +238,36 @@ fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint(
     assert!(!bad_root.join("best/phase2").exists());
 }
 
+/// The next GPU session's configuration: the choice refined at REFINE_STEP, then phase 2 and an
+/// arm both branched from the refined seed's phase 1.
+#[test]
+fn best_of_seeds_refines_the_choice_then_branches_the_arms_from_the_refined_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("bos");
+    let smoke = repo().join("envs/smoke.toml");
+    let arms = format!("alt={}", smoke.display());
+    let vars = [
+        ("SEEDS", "1 2"),
+        ("RUN_ROOT", root.to_str().unwrap()),
+        ("MAX_BOX_WIDTH", "0"),
+        ("REFINE_STEP", "6"),
+        ("ARMS", arms.as_str()),
+    ];
+    let out = run_script("recipe_best_of_seeds.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    let refine = std::fs::read_to_string(root.join("refine.txt")).unwrap();
+    let best = refine.lines().next().unwrap();
+    let phase1 = std::fs::canonicalize(root.join(format!("s{best}/run"))).unwrap();
+    for arm in ["best", "alt"] {
+        assert_eq!(
+            std::fs::canonicalize(root.join(arm).join("phase1")).unwrap(),
+            phase1,
+            "{arm}: {refine}"
+        );
+        assert_eq!(step_of(&root.join(arm).join("phase2")), 8, "{}", text(&out));
+    }
+}
+
 #[test]
 fn best_of_seeds_stops_with_status_3_when_every_seed_is_too_wide() {
     let dir = tempfile::tempdir().unwrap();
