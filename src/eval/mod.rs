@@ -534,7 +534,7 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let r = evaluate(&[p], &[g.clone()], &EvalSettings::default()).unwrap();
+            let r = evaluate(&[p], std::slice::from_ref(&g), &EvalSettings::default()).unwrap();
             proptest::prop_assert_eq!(r.false_positive_kinds.total(), r.num_false_positives);
             let exact: Vec<Vec<TrackedObject>> = g
                 .iter()
