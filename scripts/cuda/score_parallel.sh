@@ -9,9 +9,9 @@
 # miss / no overlap, per ground-truth object), and the count bias at the clips' first and last
 # frame (counted minus true objects; twenty-third session: the full-gradient finishes were at
 # -2.3 to +0.4 at the first frame and -3.7 to -5.5 at the last, presence sinking under
-# propagation). A checkpoint is named
-# by its path with "/" as "_" (e.g. tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their
-# JSON exists) are not scored again, so a call cut short by its time limit can be resumed.
+# propagation). A checkpoint is named by its path with "/" as "_" (e.g.
+# tmp_run-a_kept_step-00006000). Pairs already scored in OUTDIR (their JSON exists) are not scored
+# again, so a call cut short by its time limit can be resumed.
 # Means per fixed seed set and seed-by-seed comparisons of two checkpoints:
 # scripts/cuda/score_sets.py OUTDIR [--pair A B].
 #
