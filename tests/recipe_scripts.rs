@@ -866,3 +866,23 @@ fn score_sets_gives_per_set_means_and_paired_wins() {
     let err = score_sets(&[d, "--pair", "z", "b"]).unwrap_err();
     assert!(err.contains("'z' matches no checkpoint"), "{err}");
 }
+
+#[test]
+fn score_sets_gives_the_duplicate_false_positives_where_every_report_has_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for (seed, duplicate) in [(131011, 3), (132019, 5)] {
+        let report = serde_json::json!({
+            "mota": 0.9, "ap": 0.5, "count_abs_error": 1.0, "num_gt": 100,
+            "num_false_positives": 10, "num_misses": 5, "overlapping_pairs_per_frame": 0.0,
+            "false_positive_kinds": {"duplicate": duplicate, "near_miss": 1, "no_overlap": 0},
+            "seed": seed, "checkpoint": {"step": 40},
+        });
+        std::fs::write(
+            dir.path().join(format!("a-{seed}.json")),
+            report.to_string(),
+        )
+        .unwrap();
+    }
+    let rows = score_sets(&[dir.path().to_str().unwrap()]).unwrap();
+    assert!(rows.trim_end().ends_with("pairs 0.000 dup 0.040"), "{rows}");
+}

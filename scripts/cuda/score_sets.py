@@ -8,10 +8,12 @@ A checkpoint's name is its reports' file name less "-SEED.json" (score_parallel.
 Seeds fall into the fixed scoring sets of benches/results (SEED_SETS); any other is "other".
 Rows: MOTA, AP and count error are means over the set's seeds (every seed weighs the same, as
 the results files report them); false positives and misses are per ground-truth object over
-the set; overlapping pairs per frame a mean. --pair A B (repeatable; names or substrings that
-match one checkpoint): per seed set, on the seeds both have, how often A's MOTA is the higher
-and the mean differences A - B of MOTA and count error: paired comparisons of one draw's
-encoders, since draws differ far more than the changes tried on them.
+the set, and so are the duplicates among the false positives (`dup`: second boxes on tracked
+objects; only where every report has `false_positive_kinds`); overlapping pairs per frame a
+mean. --pair A B (repeatable; names or substrings that match one checkpoint): per seed set, on
+the seeds both have, how often A's MOTA is the higher and the mean differences A - B of MOTA
+and count error: paired comparisons of one draw's encoders, since draws differ far more than
+the changes tried on them.
 """
 import argparse
 import glob
@@ -58,11 +60,17 @@ def rows(reports):
             n, gt = len(rs), sum(r["num_gt"] for r in rs)
             mean = lambda key: sum(r[key] for r in rs) / n
             per_gt = lambda key: sum(r.get(key, 0) for r in rs) / max(gt, 1)
+            # False positives that are second boxes on tracked objects (reports that have
+            # false_positive_kinds, i.e. from the twenty-seventh session's version on).
+            dup = ""
+            if all("false_positive_kinds" in r for r in rs):
+                dups = sum(r["false_positive_kinds"]["duplicate"] for r in rs)
+                dup = f" dup {dups / max(gt, 1):.3f}"
             yield (
                 f"{name[-60:]:60} {rs[0]['checkpoint']['step']:>6} {set_name:7} n={n} "
                 f"MOTA {mean('mota'):.3f} AP {mean('ap'):.3f} count {mean('count_abs_error'):.2f} "
                 f"fp {per_gt('num_false_positives'):.3f} miss {per_gt('num_misses'):.3f} "
-                f"pairs {mean('overlapping_pairs_per_frame'):.3f}"
+                f"pairs {mean('overlapping_pairs_per_frame'):.3f}{dup}"
             )
 
 
