@@ -187,20 +187,28 @@ fn best_of_seeds_refines_the_choice_by_full_frame_pairs_at_refine_step() {
     );
 }
 
-#[test]
-fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint() {
+/// `recipe_best_of_seeds.sh` on seeds 1 and 2 with the arm `alt` (envs/smoke.toml) and `extra`
+/// variables, run to success; returns the temporary directory and the run root in it.
+fn best_of_seeds_with_arm(extra: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("bos");
-    let smoke = repo().join("envs/smoke.toml");
-    let arms = format!("alt={}", smoke.display());
-    let vars = [
+    let arms = format!("alt={}", repo().join("envs/smoke.toml").display());
+    let mut vars = vec![
         ("SEEDS", "1 2"),
         ("RUN_ROOT", root.to_str().unwrap()),
         ("MAX_BOX_WIDTH", "0"),
         ("ARMS", arms.as_str()),
     ];
+    vars.extend_from_slice(extra);
     let out = run_script("recipe_best_of_seeds.sh", &vars);
     assert!(out.status.success(), "{}", text(&out));
+    (dir, root)
+}
+
+#[test]
+fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint() {
+    let (dir, root) = best_of_seeds_with_arm(&[]);
+    let smoke = repo().join("envs/smoke.toml");
     let choice = std::fs::read_to_string(root.join("choice.txt")).unwrap();
     let best = choice.lines().next().unwrap();
     // Phase 1 stopped at the switch, once; both phase 2s branched from it and ran to the end.
@@ -242,19 +250,7 @@ fn best_of_seeds_arms_branch_every_phase_two_from_the_same_phase_one_checkpoint(
 /// arm both branched from the refined seed's phase 1.
 #[test]
 fn best_of_seeds_refines_the_choice_then_branches_the_arms_from_the_refined_seed() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("bos");
-    let smoke = repo().join("envs/smoke.toml");
-    let arms = format!("alt={}", smoke.display());
-    let vars = [
-        ("SEEDS", "1 2"),
-        ("RUN_ROOT", root.to_str().unwrap()),
-        ("MAX_BOX_WIDTH", "0"),
-        ("REFINE_STEP", "6"),
-        ("ARMS", arms.as_str()),
-    ];
-    let out = run_script("recipe_best_of_seeds.sh", &vars);
-    assert!(out.status.success(), "{}", text(&out));
+    let (_dir, root) = best_of_seeds_with_arm(&[("REFINE_STEP", "6")]);
     let refine = std::fs::read_to_string(root.join("refine.txt")).unwrap();
     let best = refine.lines().next().unwrap();
     let phase1 = std::fs::canonicalize(root.join(format!("s{best}/run"))).unwrap();
@@ -264,7 +260,11 @@ fn best_of_seeds_refines_the_choice_then_branches_the_arms_from_the_refined_seed
             phase1,
             "{arm}: {refine}"
         );
-        assert_eq!(step_of(&root.join(arm).join("phase2")), 8, "{}", text(&out));
+        assert_eq!(
+            step_of(&root.join(arm).join("phase2")),
+            8,
+            "{arm}: {refine}"
+        );
     }
 }
 
