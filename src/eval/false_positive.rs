@@ -27,19 +27,20 @@ pub struct FalsePositiveKinds {
 }
 
 impl FalsePositiveKinds {
-    /// Class the unmatched hypotheses of one frame. `objects_matched` / `hypotheses_matched`
-    /// flag, in the order of `objects` / `hypotheses`, what the MOT update paired
+    /// Class the unmatched hypotheses of one frame, given as `(id, box)` the way
+    /// [`super::MotAccumulator::update_boxes`] takes them. `objects_matched` /
+    /// `hypotheses_matched` flag, in the same order, what that update paired
     /// ([`super::MotAccumulator::last_frame_matched`]).
     pub fn add_frame(
         &mut self,
-        objects: &[BBox],
-        hypotheses: &[BBox],
+        objects: &[(u64, BBox)],
+        hypotheses: &[(u64, BBox)],
         objects_matched: &[bool],
         hypotheses_matched: &[bool],
     ) {
         debug_assert_eq!(objects.len(), objects_matched.len());
         debug_assert_eq!(hypotheses.len(), hypotheses_matched.len());
-        for (h, _) in hypotheses
+        for ((_, h), _) in hypotheses
             .iter()
             .zip(hypotheses_matched)
             .filter(|(_, &matched)| !matched)
@@ -47,7 +48,7 @@ impl FalsePositiveKinds {
             let most = objects
                 .iter()
                 .zip(objects_matched)
-                .map(|(o, &matched)| (o.iou(h), matched))
+                .map(|((_, o), &matched)| (o.iou(h), matched))
                 .filter(|&(iou, _)| iou > 0.0)
                 .max_by(|a, b| a.0.total_cmp(&b.0));
             match most {
@@ -68,8 +69,9 @@ impl FalsePositiveKinds {
 mod tests {
     use super::*;
 
-    fn b(top: f64, left: f64) -> BBox {
-        BBox::new(top, left, top + 10.0, left + 10.0)
+    /// A 10x10 box at (top, left); ids play no part in the classing.
+    fn b(top: f64, left: f64) -> (u64, BBox) {
+        (0, BBox::new(top, left, top + 10.0, left + 10.0))
     }
 
     /// One false positive of each kind, and matched hypotheses are never counted.

@@ -126,7 +126,6 @@ pub fn evaluate(
     let mut acc = MotAccumulator::totals_only();
     let mut by_t = ByFrameIndex::default();
     let mut false_positive_kinds = FalsePositiveKinds::default();
-    let (mut object_boxes, mut hypothesis_boxes) = (Vec::new(), Vec::new());
     let mut ap_gt: Vec<Vec<BBox>> = Vec::new();
     let mut ap_pred: Vec<Vec<ScoredBox>> = Vec::new();
     let mut details = settings.frames_detail.then(Vec::new);
@@ -153,17 +152,8 @@ pub fn evaluate(
             }
             acc.update_boxes(&objects, &hyps, max_distance)
                 .map_err(|e| Error::Invalid(format!("clip {c} frame {t}: {e}")))?;
-            object_boxes.clear();
-            object_boxes.extend(objects.iter().map(|o| o.1));
-            hypothesis_boxes.clear();
-            hypothesis_boxes.extend(hyps.iter().map(|h| h.1));
             let (objects_matched, hypotheses_matched) = acc.last_frame_matched();
-            false_positive_kinds.add_frame(
-                &object_boxes,
-                &hypothesis_boxes,
-                objects_matched,
-                hypotheses_matched,
-            );
+            false_positive_kinds.add_frame(&objects, &hyps, objects_matched, hypotheses_matched);
             by_t.update(
                 t,
                 g.len(),
