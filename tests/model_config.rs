@@ -114,6 +114,11 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
     let scales = |discovery, propagation| PresWeightGradient {
         discovery,
         propagation,
+        duplicate: None,
+    };
+    let with_duplicate = |duplicate| PresWeightGradient {
+        duplicate: Some(duplicate),
+        ..scales(1.0, 0.5)
     };
     for (value, want) in [
         ("\"all\"", scales(1.0, 1.0)),
@@ -123,6 +128,11 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
         ("false", scales(0.0, 0.0)),
         ("{ propagation = 0.25 }", scales(1.0, 0.25)),
         ("{ discovery = 0.5, propagation = 0.0 }", scales(0.5, 0.0)),
+        (
+            "{ propagation = 0.5, duplicate = 1.0 }",
+            with_duplicate(1.0),
+        ),
+        ("{ propagation = 0.5, duplicate = 0 }", with_duplicate(0.0)),
     ] {
         let text = format!("[model]\nkl_pres_weight_gradient = {value}\n");
         let cfg = RunConfig::from_toml(&text, "t.toml").unwrap();
@@ -154,6 +164,8 @@ fn kl_pres_weight_gradient_defaults_to_all_and_is_saved_only_otherwise() {
         ("0.5", "0.5"),
         ("{ propagaton = 0.5 }", "propagaton"),
         ("{ propagation = \"half\" }", "expected a number"),
+        ("{ duplicate = 2.0 }", "duplicate = 2"),
+        ("{ duplicates = 1.0 }", "duplicates"),
     ] {
         let err = RunConfig::from_toml(
             &format!("[model]\nkl_pres_weight_gradient = {bad}\n"),

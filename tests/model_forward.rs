@@ -254,6 +254,7 @@ fn kl_presence_weights_pass_gradient_as_configured() {
     let quarter = PresWeightGradient {
         discovery: 0.5,
         propagation: 0.25,
+        duplicate: None,
     };
     // Largest gradient into the propagation's pres head from the propagated objects' static and
     // learned-prior KLs, and into the discovery's pres head from the discovered objects' KLs.

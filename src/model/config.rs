@@ -31,7 +31,8 @@ pub enum RenderModeConfig {
 /// weights (1 = the reference, 0 = detached; the forward value is the same for every scale).
 /// Written in TOML as `"all"` (1, 1; the default), `"discovery"` (1, 0), `"none"` (0, 0),
 /// `true` / `false` (= `"all"` / `"none"`), or a table such as
-/// `{ discovery = 1.0, propagation = 0.25 }` (a missing key is 1).
+/// `{ discovery = 1.0, propagation = 0.25 }` (a missing key is 1; `duplicate`, when given, is the
+/// scale for propagated objects that duplicate a more present one, see below).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "toml::Value", into = "toml::Value")]
 pub struct PresWeightGradient {
@@ -41,7 +42,18 @@ pub struct PresWeightGradient {
     /// KLs). Below 1, a tracked object's presence is pushed down less to save the KLs of its
     /// updates, while discovery keeps the pressure that holds spurious objects out.
     pub propagation: f64,
+    /// Scale for the propagated objects that overlap a more present propagated object of the
+    /// same frame (IoU ≥ [`DUPLICATE_IOU`]), in place of `propagation`; `None` (the default):
+    /// `propagation` for all. Not in the reference: a tail at `propagation` < 1 keeps every
+    /// tracked object's presence up, second boxes on an object with the rest; with
+    /// `duplicate = 1` those keep the full pressure that removes them
+    /// (benches/results/cuda_train_space_invaders_session28.md).
+    pub duplicate: Option<f64>,
 }
+
+/// The IoU from which a propagated object counts as a duplicate of a more present one for
+/// [`PresWeightGradient::duplicate`] (the label-free overlapping-pairs measure's threshold).
+pub const DUPLICATE_IOU: f64 = 0.5;
 
 impl Default for PresWeightGradient {
     fn default() -> Self {
@@ -54,24 +66,31 @@ impl PresWeightGradient {
     pub const ALL: Self = Self {
         discovery: 1.0,
         propagation: 1.0,
+        duplicate: None,
     };
     /// Only the discovered objects' weights pass gradient; the propagated objects' are detached.
     pub const DISCOVERY: Self = Self {
         discovery: 1.0,
         propagation: 0.0,
+        duplicate: None,
     };
     /// No weight passes gradient: all detached.
     pub const NONE: Self = Self {
         discovery: 0.0,
         propagation: 0.0,
+        duplicate: None,
     };
 
     /// Checks that both scales are in `[0, 1]`, naming the one that is not.
     pub fn check(self) -> std::result::Result<(), String> {
         for (key, v) in [
-            ("discovery", self.discovery),
-            ("propagation", self.propagation),
-        ] {
+            ("discovery", Some(self.discovery)),
+            ("propagation", Some(self.propagation)),
+            ("duplicate", self.duplicate),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        {
             if !(0.0..=1.0).contains(&v) {
                 return Err(format!(
                     "kl_pres_weight_gradient.{key} = {v}: a gradient scale must be in [0, 1]"
@@ -100,6 +119,9 @@ impl From<PresWeightGradient> for toml::Value {
                 let mut t = toml::map::Map::new();
                 t.insert("discovery".into(), toml::Value::Float(v.discovery));
                 t.insert("propagation".into(), toml::Value::Float(v.propagation));
+                if let Some(d) = v.duplicate {
+                    t.insert("duplicate".into(), toml::Value::Float(d));
+                }
                 toml::Value::Table(t)
             }
         }
@@ -112,7 +134,7 @@ impl TryFrom<toml::Value> for PresWeightGradient {
 
     fn try_from(v: toml::Value) -> std::result::Result<Self, String> {
         const FORMS: &str = "expected \"all\", \"discovery\", \"none\", true, false or a table \
-                             such as { discovery = 1.0, propagation = 0.25 }";
+                             such as { discovery = 1.0, propagation = 0.25, duplicate = 1.0 }";
         match v {
             toml::Value::Boolean(true) => Ok(Self::ALL),
             toml::Value::Boolean(false) => Ok(Self::NONE),
@@ -127,17 +149,13 @@ impl TryFrom<toml::Value> for PresWeightGradient {
             toml::Value::Table(t) => {
                 let mut out = Self::ALL;
                 for (key, value) in t {
-                    let slot = match key.as_str() {
-                        "discovery" => &mut out.discovery,
-                        "propagation" => &mut out.propagation,
-                        other => {
-                            return Err(format!(
-                                "unknown key kl_pres_weight_gradient.{other}: expected \
-                                 `discovery` or `propagation`"
-                            ))
-                        }
-                    };
-                    *slot = match value {
+                    if !matches!(key.as_str(), "discovery" | "propagation" | "duplicate") {
+                        return Err(format!(
+                            "unknown key kl_pres_weight_gradient.{key}: expected `discovery`, \
+                             `propagation` or `duplicate`"
+                        ));
+                    }
+                    let number = match value {
                         toml::Value::Float(f) => f,
                         toml::Value::Integer(i) => i as f64,
                         other => {
@@ -146,6 +164,11 @@ impl TryFrom<toml::Value> for PresWeightGradient {
                             ))
                         }
                     };
+                    match key.as_str() {
+                        "discovery" => out.discovery = number,
+                        "propagation" => out.propagation = number,
+                        _ => out.duplicate = Some(number),
+                    }
                 }
                 out.check().map(|()| out)
             }

@@ -7,7 +7,7 @@
 use candle_core::{Result, Tensor};
 use serde::{Deserialize, Serialize};
 
-use super::config::NormalPrior;
+use super::config::{NormalPrior, PresWeightGradient, DUPLICATE_IOU};
 use super::latent::NormalLatent;
 use crate::nn::bernoulli::bernoulli_nll_fused;
 use crate::nn::dist::{normal_kl, normal_kl_fixed};
@@ -43,6 +43,62 @@ pub fn kl_weight(pres: &Tensor, scale: f64) -> Result<Tensor> {
     // fixed + scale·(pres − fixed): the difference is exactly zero forward.
     let delta = ((pres - &fixed)? * scale)?;
     fixed + delta
+}
+
+/// [`kl_weight`] with a scale per object: `scale` `(B, N, 1)` (no gradient), `pres` `(B, N, 1)`.
+pub fn kl_weight_by_object(pres: &Tensor, scale: &Tensor) -> Result<Tensor> {
+    let fixed = pres.detach();
+    fixed.add(&(pres - &fixed)?.mul(&scale.detach())?)
+}
+
+/// The propagated objects' Normal-KL presence weights under `grad`
+/// ([`PresWeightGradient`]): `pres` `(B, K, 1)`, `where_` `(B, K, 4)` their boxes. With
+/// `grad.duplicate` set, objects overlapping a more present one ([`duplicate_mask`]) pass that
+/// scale of the gradient and the rest `grad.propagation`.
+pub fn propagated_kl_weight(
+    pres: &Tensor,
+    where_: &Tensor,
+    grad: PresWeightGradient,
+) -> Result<Tensor> {
+    match grad.duplicate {
+        Some(dup) if dup != grad.propagation => {
+            let mask = duplicate_mask(where_, pres, DUPLICATE_IOU)?; // (B, K, 1) 0 / 1
+            let scale = mask.affine(dup - grad.propagation, grad.propagation)?;
+            kl_weight_by_object(pres, &scale)
+        }
+        _ => kl_weight(pres, grad.propagation),
+    }
+}
+
+/// `(B, N, 1)`: 1 where an object overlaps (IoU ≥ `min_iou`) a strictly more present object of
+/// the same set, else 0. `where_` `(B, N, 4)` `yt, xt, ys, xs` (centre and size; IoU is the same
+/// in any units), `pres` `(B, N, 1)`. No gradient; `O(N²)` per set, as one batched tensor op.
+pub fn duplicate_mask(where_: &Tensor, pres: &Tensor, min_iou: f64) -> Result<Tensor> {
+    let w = where_.detach();
+    let centre = w.narrow(2, 0, 2)?; // (B, N, 2)
+    let half = w.narrow(2, 2, 2)?.affine(0.5, 0.0)?; // (B, N, 2)
+    let lo = (&centre - &half)?;
+    let hi = (&centre + &half)?;
+    // (B, N, N, 2) overlap extent of objects i (dim 1) and j (dim 2) along y and x.
+    let extent = hi
+        .unsqueeze(2)?
+        .broadcast_minimum(&hi.unsqueeze(1)?)?
+        .sub(&lo.unsqueeze(2)?.broadcast_maximum(&lo.unsqueeze(1)?)?)?
+        .relu()?;
+    let inter = extent
+        .narrow(3, 0, 1)?
+        .mul(&extent.narrow(3, 1, 1)?)?
+        .squeeze(3)?; // (B, N, N)
+    let area = w.narrow(2, 2, 1)?.mul(&w.narrow(2, 3, 1)?)?; // (B, N, 1)
+    let union = area.broadcast_add(&area.transpose(1, 2)?)?.sub(&inter)?;
+    let iou = inter.div(&union.maximum(1e-12)?)?;
+    let p = pres.detach();
+    let less_present = p.broadcast_lt(&p.transpose(1, 2)?)?; // (B, N, N): pres_i < pres_j
+    let dtype = p.dtype();
+    iou.ge(min_iou)?
+        .to_dtype(dtype)?
+        .mul(&less_present.to_dtype(dtype)?)?
+        .max_keepdim(2)
 }
 
 /// `mean_sum(pres ⊙ KL)`: `kl` `(B, N, D)`, `pres` `(B, N, 1)`.
@@ -242,6 +298,76 @@ mod tests {
                 assert!(g.is_none(), "a detached weight must not pass gradient");
             }
         }
+    }
+
+    #[test]
+    fn duplicate_mask_flags_the_less_present_of_overlapping_objects() {
+        let dev = Device::Cpu;
+        // yt, xt, ys, xs: 0 and 1 overlap with IoU 0.6 (1 less present), 2 overlaps 1 with IoU
+        // 1/3 (and 0 with 1/7), 3 coincides with 4 at equal presence (neither is the less present).
+        let boxes = [
+            [1.0f32, 1.0, 2.0, 2.0],
+            [1.5, 1.0, 2.0, 2.0],
+            [2.5, 1.0, 2.0, 2.0],
+            [9.0, 9.0, 1.0, 1.0],
+            [9.0, 9.0, 1.0, 1.0],
+        ];
+        let where_ = Tensor::new(&boxes, &dev).unwrap().unsqueeze(0).unwrap();
+        let pres = Tensor::new(&[[[0.9f32], [0.8], [0.3], [0.5], [0.5]]], &dev).unwrap();
+        let mask = |iou: f64| {
+            duplicate_mask(&where_, &pres, iou)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1::<f32>()
+                .unwrap()
+        };
+        // IoU(0, 1) = 3 / (8 − 3) = 0.6; IoU(1, 2) = 2 / (8 − 2) = 1/3; IoU(0, 2) = 1 / 7.
+        assert_eq!(mask(0.5), vec![0.0, 1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(mask(0.3), vec![0.0, 1.0, 1.0, 0.0, 0.0]);
+        assert_eq!(mask(0.61), vec![0.0; 5]);
+    }
+
+    #[test]
+    fn propagated_kl_weight_scales_duplicates_apart() {
+        let dev = Device::Cpu;
+        let where_ = Tensor::new(
+            &[[
+                [1.0f64, 1.0, 2.0, 2.0],
+                [1.5, 1.0, 2.0, 2.0],
+                [6.0, 6.0, 2.0, 2.0],
+            ]],
+            &dev,
+        )
+        .unwrap();
+        let pres = candle_core::Var::new(&[[[0.9f64], [0.8], [0.7]]], &dev).unwrap();
+        let grad_of = |grad: PresWeightGradient| {
+            let w = propagated_kl_weight(pres.as_tensor(), &where_, grad).unwrap();
+            let value = w.flatten_all().unwrap().to_vec1::<f64>().unwrap();
+            assert_eq!(
+                value,
+                vec![0.9, 0.8, 0.7],
+                "the value is pres for every scale"
+            );
+            let g = w.sum_all().unwrap().backward().unwrap();
+            let g = g.get(pres.as_tensor()).unwrap();
+            g.flatten_all().unwrap().to_vec1::<f64>().unwrap()
+        };
+        let half = PresWeightGradient {
+            propagation: 0.5,
+            ..PresWeightGradient::ALL
+        };
+        assert_eq!(grad_of(half), vec![0.5, 0.5, 0.5]);
+        let dup = PresWeightGradient {
+            duplicate: Some(1.0),
+            ..half
+        };
+        assert_eq!(grad_of(dup), vec![0.5, 1.0, 0.5]);
+        let same = PresWeightGradient {
+            duplicate: Some(0.5),
+            ..half
+        };
+        assert_eq!(grad_of(same), vec![0.5, 0.5, 0.5]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use candle_nn::VarBuilder;
 
 use super::config::ModelConfig;
 use super::latent::LatentSampler;
-use super::loss::{kl_weight, mean_sum, pres_weighted_learned};
+use super::loss::{mean_sum, pres_weighted_learned};
 use super::objects::Objects;
 use super::propagation::{PropagationLayer, PropagationOut};
 use crate::nn::dist::logistic_log_density;
@@ -20,7 +20,6 @@ use crate::nn::dist::logistic_log_density;
 pub struct LearnedPrior {
     layer: PropagationLayer,
     concrete_temp: f64,
-    weight_gradient: f64,
 }
 
 impl LearnedPrior {
@@ -29,7 +28,6 @@ impl LearnedPrior {
         Ok(Self {
             layer: PropagationLayer::new(vb, cfg, false)?,
             concrete_temp: cfg.obj_concrete_temp,
-            weight_gradient: cfg.kl_pres_weight_gradient.propagation,
         })
     }
 
@@ -45,12 +43,16 @@ impl LearnedPrior {
     }
 
     /// `(Normal KLs, pres KL)` of the posterior `q` against this prior's output `p`:
-    /// the six Normal KLs weighted by the posterior's new pres, and
+    /// the six Normal KLs weighted by `weight` (the posterior's new pres, passing the gradient
+    /// that [`super::loss::propagated_kl_weight`] sets), and
     /// `Σ_k [log q(s_k) − log p(s_k)]` (logistic densities at the posterior's pre-sigmoid sample,
-    /// not pres-weighted). Both scalars (`mean_sum`). The weights pass the propagated objects'
-    /// gradient scale of `kl_pres_weight_gradient` into presence (0 = detached).
-    pub fn kl(&self, q: &PropagationOut, p: &PropagationOut) -> Result<(Tensor, Tensor)> {
-        let weight = kl_weight(&q.objects.pres, self.weight_gradient)?;
+    /// not pres-weighted). Both scalars (`mean_sum`).
+    pub fn kl(
+        &self,
+        q: &PropagationOut,
+        p: &PropagationOut,
+        weight: &Tensor,
+    ) -> Result<(Tensor, Tensor)> {
         let normal = pres_weighted_learned(
             &[
                 (&q.d_yx, &p.d_yx),
@@ -58,7 +60,7 @@ impl LearnedPrior {
                 (&q.d_what, &p.d_what),
                 (&q.d_depth, &p.d_depth),
             ],
-            &weight,
+            weight,
         )?;
         let s = &q.d_pres.pre_sigmoid;
         let lq = logistic_log_density(s, &q.d_pres.log_odds, self.concrete_temp)?;

@@ -16,7 +16,9 @@ use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
 use super::latent::LatentSampler;
-use super::loss::{kl_weight, mean_sum, pres_weighted_static, reconstruction, LossTerms};
+use super::loss::{
+    kl_weight, mean_sum, pres_weighted_static, propagated_kl_weight, reconstruction, LossTerms,
+};
 use super::objects::Objects;
 use super::prior::LearnedPrior;
 use super::propagation::{PropagationLayer, PropagationOut};
@@ -391,6 +393,7 @@ impl Silot {
         let pr = &self.cfg.priors;
         let rec = reconstruction(x_hat, frame)?;
         let grad = self.cfg.kl_pres_weight_gradient;
+        let prop_weight = propagated_kl_weight(&prop.objects.pres, &prop.objects.where_, grad)?;
         // Eight static-prior KLs, each one fused op (`nn::weighted_kl`).
         let prop_kl = pres_weighted_static(
             &[
@@ -399,7 +402,7 @@ impl Silot {
                 (&prop.d_what, pr.prop_d_what),
                 (&prop.d_depth, pr.prop_d_depth),
             ],
-            &kl_weight(&prop.objects.pres, grad.propagation)?,
+            &prop_weight,
         )?;
         let disc_kl = pres_weighted_static(
             &[
@@ -411,7 +414,7 @@ impl Silot {
             &kl_weight(disc_pres, grad.discovery)?,
         )?;
         let (learned_kl, learned_pres_kl) = match (&self.prior, prior) {
-            (Some(m), Some(p)) => m.kl(prop, p)?,
+            (Some(m), Some(p)) => m.kl(prop, p, &prop_weight)?,
             _ => (rec.zeros_like()?, rec.zeros_like()?),
         };
         // Count prior over [props; discovered]: q = per-step probabilities, o = presences.
