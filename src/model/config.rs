@@ -81,7 +81,7 @@ impl PresWeightGradient {
         duplicate: None,
     };
 
-    /// Checks that both scales are in `[0, 1]`, naming the one that is not.
+    /// Checks that every scale is in `[0, 1]`, naming the one that is not.
     pub fn check(self) -> std::result::Result<(), String> {
         for (key, v) in [
             ("discovery", Some(self.discovery)),
@@ -149,13 +149,18 @@ impl TryFrom<toml::Value> for PresWeightGradient {
             toml::Value::Table(t) => {
                 let mut out = Self::ALL;
                 for (key, value) in t {
-                    if !matches!(key.as_str(), "discovery" | "propagation" | "duplicate") {
-                        return Err(format!(
-                            "unknown key kl_pres_weight_gradient.{key}: expected `discovery`, \
-                             `propagation` or `duplicate`"
-                        ));
-                    }
-                    let number = match value {
+                    let slot = match key.as_str() {
+                        "discovery" => &mut out.discovery,
+                        "propagation" => &mut out.propagation,
+                        "duplicate" => out.duplicate.insert(1.0),
+                        other => {
+                            return Err(format!(
+                                "unknown key kl_pres_weight_gradient.{other}: expected \
+                                 `discovery`, `propagation` or `duplicate`"
+                            ))
+                        }
+                    };
+                    *slot = match value {
                         toml::Value::Float(f) => f,
                         toml::Value::Integer(i) => i as f64,
                         other => {
@@ -164,11 +169,6 @@ impl TryFrom<toml::Value> for PresWeightGradient {
                             ))
                         }
                     };
-                    match key.as_str() {
-                        "discovery" => out.discovery = number,
-                        "propagation" => out.propagation = number,
-                        _ => out.duplicate = Some(number),
-                    }
                 }
                 out.check().map(|()| out)
             }
