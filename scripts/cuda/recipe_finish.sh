@@ -50,7 +50,10 @@
 # benches/results/cuda_train_space_invaders_session27.md): 12 such steps after the 240-step
 # finish cost every draw 0.010-0.016 MOTA for 2.0-3.5 less count error (best draw 0.901 / 5.73
 # -> 0.890 / 3.73); its extra false positives are second boxes on objects already tracked (the
-# reports' false_positive_kinds: duplicates), which a raised survival keeps alive.
+# reports' false_positive_kinds: duplicates), which a raised survival keeps alive. Twenty-eighth
+# session (dev box): a tail that keeps the full gradient on those duplicates
+# (space_invaders_gpu_b64_stage2_propscale05dup_topcrops_maxw.toml) halved the MOTA cost of the
+# plain one (24 steps from a good draw: 0.886 / 2.78 against 0.870 / 2.80, mean of three sets).
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
