@@ -300,9 +300,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn duplicate_mask_flags_the_less_present_of_overlapping_objects() {
-        let dev = Device::Cpu;
+    fn duplicate_mask_flags_the_less_present_of_overlapping_objects(dev: &Device) {
         // yt, xt, ys, xs: 0 and 1 overlap with IoU 0.6 (1 less present), 2 overlaps 1 with IoU
         // 1/3 (and 0 with 1/7), 3 coincides with 4 at equal presence (neither is the less present).
         let boxes = [
@@ -312,8 +310,8 @@ mod tests {
             [9.0, 9.0, 1.0, 1.0],
             [9.0, 9.0, 1.0, 1.0],
         ];
-        let where_ = Tensor::new(&boxes, &dev).unwrap().unsqueeze(0).unwrap();
-        let pres = Tensor::new(&[[[0.9f32], [0.8], [0.3], [0.5], [0.5]]], &dev).unwrap();
+        let where_ = Tensor::new(&boxes, dev).unwrap().unsqueeze(0).unwrap();
+        let pres = Tensor::new(&[[[0.9f32], [0.8], [0.3], [0.5], [0.5]]], dev).unwrap();
         let mask = |iou: f64| {
             duplicate_mask(&where_, &pres, iou)
                 .unwrap()
@@ -328,19 +326,23 @@ mod tests {
         assert_eq!(mask(0.61), vec![0.0; 5]);
     }
 
-    #[test]
-    fn propagated_kl_weight_scales_duplicates_apart() {
-        let dev = Device::Cpu;
+    crate::test_device!(
+        duplicate_mask_flags_the_less_present_of_overlapping_objects,
+        duplicate_mask_cpu,
+        duplicate_mask_cuda
+    );
+
+    fn propagated_kl_weight_scales_duplicates_apart(dev: &Device) {
         let where_ = Tensor::new(
             &[[
                 [1.0f64, 1.0, 2.0, 2.0],
                 [1.5, 1.0, 2.0, 2.0],
                 [6.0, 6.0, 2.0, 2.0],
             ]],
-            &dev,
+            dev,
         )
         .unwrap();
-        let pres = candle_core::Var::new(&[[[0.9f64], [0.8], [0.7]]], &dev).unwrap();
+        let pres = candle_core::Var::new(&[[[0.9f64], [0.8], [0.7]]], dev).unwrap();
         let grad_of = |grad: PresWeightGradient| {
             let w = propagated_kl_weight(pres.as_tensor(), &where_, grad).unwrap();
             let value = w.flatten_all().unwrap().to_vec1::<f64>().unwrap();
@@ -369,6 +371,12 @@ mod tests {
         };
         assert_eq!(grad_of(same), vec![0.5, 0.5, 0.5]);
     }
+
+    crate::test_device!(
+        propagated_kl_weight_scales_duplicates_apart,
+        propagated_kl_weight_cpu,
+        propagated_kl_weight_cuda
+    );
 
     #[test]
     fn mean_sum_and_weighting() {
