@@ -52,8 +52,9 @@
 # -> 0.890 / 3.73); its extra false positives are second boxes on objects already tracked (the
 # reports' false_positive_kinds: duplicates), which a raised survival keeps alive. Twenty-eighth
 # session (dev box): a tail that keeps the full gradient on those duplicates
-# (space_invaders_gpu_b64_stage2_propscale05dup_topcrops_maxw.toml) halved the MOTA cost of the
-# plain one (24 steps from a good draw: 0.886 / 2.78 against 0.870 / 2.80, mean of three sets).
+# (space_invaders_gpu_b64_stage2_propscale05dup_topcrops_maxw.toml) tied with the plain one over
+# two draws (24 steps, fresh Adam: ahead by 0.016 MOTA from one, behind by 0.010 from the other);
+# the plain one took that draw to 0.892 / 2.75, AP 0.79 (mean of three sets).
 #
 # Then, with SCORE_SEEDS, every phase-2 encoder and its finishes are scored on those seeds
 # (scripts/cuda/score_parallel.sh on CONFIG1, default space_invaders_gpu_b64_stage2_maxw.toml beside
