@@ -326,6 +326,48 @@ mod tests {
         assert_eq!(mask(0.61), vec![0.0; 5]);
     }
 
+    proptest::proptest! {
+        /// The batched tensor mask equals the host rule written with the evaluation's
+        /// [`crate::eval::BBox::iou`]: flagged iff some strictly more present object overlaps
+        /// with IoU ≥ 0.5 (cases within 1e-9 of the threshold skipped).
+        #[test]
+        fn duplicate_mask_matches_the_host_iou(
+            objects in proptest::collection::vec(
+                (0.0f64..6.0, 0.0f64..6.0, 0.1f64..3.0, 0.1f64..3.0, 0.0f64..1.0), 1..10)
+        ) {
+            use crate::eval::BBox;
+            let n = objects.len();
+            let boxes: Vec<BBox> = objects
+                .iter()
+                .map(|&(y, x, h, w, _)| BBox::new(y - h / 2.0, x - w / 2.0, y + h / 2.0, x + w / 2.0))
+                .collect();
+            for (i, a) in boxes.iter().enumerate() {
+                for b in &boxes[i + 1..] {
+                    proptest::prop_assume!((a.iou(b) - DUPLICATE_IOU).abs() > 1e-9);
+                }
+            }
+            let flat: Vec<f64> = objects.iter().flat_map(|&(y, x, h, w, _)| [y, x, h, w]).collect();
+            let where_ = Tensor::from_vec(flat, (1, n, 4), &Device::Cpu).unwrap();
+            let pres: Vec<f64> = objects.iter().map(|o| o.4).collect();
+            let pres_t = Tensor::from_vec(pres.clone(), (1, n, 1), &Device::Cpu).unwrap();
+            let got = duplicate_mask(&where_, &pres_t, DUPLICATE_IOU)
+                .unwrap()
+                .flatten_all()
+                .unwrap()
+                .to_vec1::<f64>()
+                .unwrap();
+            let want: Vec<f64> = (0..n)
+                .map(|i| {
+                    let dup = (0..n).any(|j| {
+                        pres[i] < pres[j] && boxes[i].iou(&boxes[j]) >= DUPLICATE_IOU
+                    });
+                    f64::from(u8::from(dup))
+                })
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+
     crate::test_device!(
         duplicate_mask_flags_the_less_present_of_overlapping_objects,
         duplicate_mask_cpu,
