@@ -619,11 +619,11 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
             ("JOBS", "2"),
             ("OUT", out_dir.to_str().unwrap()),
             ("TAG", "t"),
-            ("WEIGHTS", "r0/one_q"),
+            ("WEIGHTS", "r0/one_q r0/best"),
         ];
         run_script("recipe_finish.sh", &vars)
     };
-    for bad in ["q", "Q=x.toml", "q=no/such.toml"] {
+    for bad in ["q", "Q=x.toml", "q=no/such.toml", ""] {
         let out = with_tail(bad);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", text(&out));
         assert!(text(&out).contains("FINISH_TAIL"), "{}", text(&out));
@@ -658,10 +658,26 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
     }
     assert_eq!(
         file_names(&out_dir),
-        ["finish_t.tgz", "wr0_one_q.tar.xz.part-aa"],
+        [
+            "finish_t.tgz",
+            "wr0_best.tar.xz.part-aa",
+            "wr0_one_q.tar.xz.part-aa"
+        ],
         "{}",
         text(&out)
     );
+    // r0/best: one of the tail's two checkpoints (its end or kept step 12), by their scores.
+    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
+    let chosen = products
+        .lines()
+        .find_map(|l| l.strip_prefix("r0/best: "))
+        .unwrap_or_else(|| panic!("no choice in {products}"));
+    let tail_checkpoints = [tailed.join("checkpoint"), tailed.join("kept/step-00000012")];
+    assert!(
+        tail_checkpoints.iter().any(|c| Path::new(chosen) == c),
+        "{chosen} is not one of the tail's checkpoints: {products}"
+    );
+    assert!(products.contains("(1 seeds)  <- chosen"), "{products}");
     // The same command again trains nothing more.
     let again = with_tail(&tail);
     assert!(again.status.success(), "{}", text(&again));
@@ -885,4 +901,60 @@ fn score_sets_gives_the_duplicate_false_positives_where_every_report_has_them() 
     }
     let rows = score_sets(&[dir.path().to_str().unwrap()]).unwrap();
     assert!(rows.trim_end().ends_with("pairs 0.000 dup 0.040"), "{rows}");
+}
+
+/// `python3 scripts/cuda/pick_product.py ARGS` (stdout, or the error as `Err`).
+fn pick_product(args: &[&str]) -> Result<String, String> {
+    let out = Command::new("python3")
+        .arg(repo().join("scripts/cuda/pick_product.py"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(text(&out))
+    }
+}
+
+#[test]
+fn pick_product_takes_the_best_mota_within_the_count_bound_on_shared_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let scores = dir.path().join("scores");
+    std::fs::create_dir(&scores).unwrap();
+    // Candidates by path; their reports named as score_parallel.sh names them.
+    let (a, b, c) = (
+        "/r/t/run/checkpoint",
+        "/r/t/run/kept/step-12",
+        "/r/u/run/checkpoint",
+    );
+    let reports = [
+        (a, 1, 0.88, 2.5),
+        (a, 2, 0.88, 2.5),
+        (b, 1, 0.95, 3.5), // best MOTA, count error over the bound
+        (b, 2, 0.95, 3.5),
+        (c, 1, 0.90, 2.0),
+        (c, 2, 0.80, 2.0), // mean 0.85 on the shared seeds
+        (c, 3, 1.00, 0.0), // a seed the others lack: not counted
+    ];
+    for (ck, seed, mota, count) in reports {
+        let name = ck.trim_start_matches('/').replace('/', "_");
+        let report = serde_json::json!({"mota": mota, "count_abs_error": count});
+        std::fs::write(
+            scores.join(format!("{name}-{seed}.json")),
+            report.to_string(),
+        )
+        .unwrap();
+    }
+    let s = scores.to_str().unwrap();
+    assert_eq!(pick_product(&[s, a, b, c]).unwrap(), a);
+    // A looser bound admits b; an unscored candidate is left out.
+    assert_eq!(
+        pick_product(&[s, a, b, c, "/r/none", "--max-count", "4"]).unwrap(),
+        b
+    );
+    // None within the bound: the lowest count error.
+    assert_eq!(pick_product(&[s, a, b, c, "--max-count", "1"]).unwrap(), c);
+    let err = pick_product(&[s, "/r/none"]).unwrap_err();
+    assert!(err.contains("no candidate has reports"), "{err}");
 }

@@ -62,7 +62,8 @@
 # beside it; SCORE_KEPT=1 adds the finishes' kept checkpoints (several lengths from one finish).
 # With OUT (the GPU machine's output folder): OUT/finish_TAG.tgz holds the scores and the
 # finishes' logs and metrics (no weights), and WEIGHTS="rG/NAME ..." packs those finishes' weights
-# (rG: recipe G, in rG2 where it started again with its spare seeds; rG/ARM/NAME: its arm's)
+# (rG: recipe G, in rG2 where it started again with its spare seeds; rG/ARM/NAME: its arm's;
+# rG/best: the tail checkpoint chosen on the SCORE_SEEDS, see 3. below)
 # as OUT/wrG_NAME.tar.xz.part-* (wrG_ARM_NAME; scripts/cuda/pack_weights.sh; ~18.5 MiB each,
 # three per call).
 #
@@ -127,6 +128,10 @@ if [ -n "${FINISH_TAIL:-}" ]; then
   case $tail_cfg in /*) ;; *) tail_cfg=$PWD/$tail_cfg ;; esac
   [ -f "$tail_cfg" ] || { echo "FINISH_TAIL: $tail_name: no config $tail_cfg" >&2; exit 2; }
 fi
+for w in ${WEIGHTS:-}; do
+  [[ $w != */best ]] || [ -n "$tail_name" ] ||
+    { echo "WEIGHTS: $w needs FINISH_TAIL (it picks among the tails' checkpoints)" >&2; exit 2; }
+done
 for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
   g=$(basename "$out" .out)
   g=${g#r}
@@ -192,11 +197,35 @@ if [ -n "${SCORE_SEEDS:-}" ] && [ "$(left)" -gt 20 ]; then
     echo "scoring stopped at the deadline; run the same command again" >&2
 fi
 
-# 3. What comes back.
+# 3. What comes back. WEIGHTS "rG/best": recipe G's product, the tail checkpoint (every finish's
+# and arm's tail, its kept ones too) chosen by scripts/cuda/pick_product.py on the SCORE_SEEDS
+# reports: the highest MOTA with count error at most PRODUCT_MAX_COUNT (default 2.94), the
+# lowest count error where none is (the reference reports its best validation checkpoint);
+# the choices go to RUN_ROOT_BASE/products.txt, in the returned finish_TAG.tgz too.
+declare -A product_of
+for w in ${WEIGHTS:-}; do
+  [[ $w == */best ]] || continue
+  rec=${w%%/*}
+  root=$base/$rec
+  [ -d "$base/${rec}2" ] && [ -f "$base/$rec.spare" ] && root=$base/${rec}2
+  candidates=$(ls -d "$root"/finish*/*_"$tail_name"/run/checkpoint \
+    "$root"/finish*/*_"$tail_name"/run/kept/step-* 2>/dev/null)
+  [ -n "$candidates" ] || { echo "WEIGHTS: $w: no tail checkpoint in $root" >&2; continue; }
+  # shellcheck disable=SC2086  # one candidate per word
+  pick=$(python3 "$here/pick_product.py" "$base/scores" $candidates \
+    --max-count "${PRODUCT_MAX_COUNT:-2.94}" 2>>"$base/products.txt") ||
+    { echo "WEIGHTS: $w: nothing to pick (see $base/products.txt)" >&2; continue; }
+  product_of[$w]=$pick
+  echo "$w: $pick" | tee -a "$base/products.txt"
+done
 [ -n "${OUT:-}" ] || exit 0
 (cd "$base" && tar czf "$OUT/finish_${TAG:-$(date +%H%M%S)}.tgz" --exclude='*.safetensors' \
-  scores r*/finish* 2>/dev/null)
+  scores r*/finish* products.txt 2>/dev/null)
 for w in ${WEIGHTS:-}; do  # rG/NAME: recipe G's finish NAME; rG/ARM/NAME: its arm's
+  if [[ $w == */best ]]; then
+    [ -n "${product_of[$w]:-}" ] && bash "$here/pack_weights.sh" "${product_of[$w]}" "$OUT/w${w%%/*}_best"
+    continue
+  fi
   rec=${w%%/*} name=${w##*/} dir=finish
   [[ $w == */*/* ]] && dir=finish_$(echo "$w" | cut -d/ -f2)
   ck=$base/$rec/$dir/$name/run/checkpoint
