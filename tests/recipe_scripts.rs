@@ -821,10 +821,10 @@ fn finish_arms_finish_each_arms_phase_two_beside_the_recipes_own() {
     assert!(text(&out).contains("FINISH_ARMS: bad arm name 'Full'"));
 }
 
-/// `python3 scripts/cuda/score_sets.py ARGS` (stdout, or the error as `Err`).
-fn score_sets(args: &[&str]) -> Result<String, String> {
+/// `python3 scripts/cuda/SCRIPT ARGS` (stdout, or the error as `Err`).
+fn python_script(script: &str, args: &[&str]) -> Result<String, String> {
     let out = Command::new("python3")
-        .arg(repo().join("scripts/cuda/score_sets.py"))
+        .arg(repo().join("scripts/cuda").join(script))
         .args(args)
         .output()
         .expect("run python3");
@@ -833,6 +833,11 @@ fn score_sets(args: &[&str]) -> Result<String, String> {
     } else {
         Err(text(&out))
     }
+}
+
+/// `python3 scripts/cuda/score_sets.py ARGS`.
+fn score_sets(args: &[&str]) -> Result<String, String> {
+    python_script("score_sets.py", args)
 }
 
 #[test]
@@ -903,18 +908,9 @@ fn score_sets_gives_the_duplicate_false_positives_where_every_report_has_them() 
     assert!(rows.trim_end().ends_with("pairs 0.000 dup 0.040"), "{rows}");
 }
 
-/// `python3 scripts/cuda/pick_product.py ARGS` (stdout, or the error as `Err`).
+/// `python3 scripts/cuda/pick_product.py ARGS`: the chosen checkpoint.
 fn pick_product(args: &[&str]) -> Result<String, String> {
-    let out = Command::new("python3")
-        .arg(repo().join("scripts/cuda/pick_product.py"))
-        .args(args)
-        .output()
-        .expect("run python3");
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-    } else {
-        Err(text(&out))
-    }
+    python_script("pick_product.py", args).map(|out| out.trim().to_string())
 }
 
 #[test]
