@@ -77,6 +77,8 @@ base=${RUN_ROOT_BASE:-/tmp/rpg}
 n_steps=${FINISH_STEPS:-120}
 left() { echo $((deadline - $(date +%s))); }
 source "$here/common.sh"  # step_of, host_gpu_count
+# Recipe rG's directory: rG2 where it started again with its spare seeds (recipe_per_gpu.sh).
+recipe_root() { if [ -f "$base/$1.spare" ]; then echo "$base/${1}2"; else echo "$base/$1"; fi; }
 ngpu=$(host_gpu_count)
 
 # 1. The finishes: one multi_gpu_runs.sh per recipe, all at once. A fresh Adam's first step moves
@@ -135,8 +137,7 @@ done
 for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
   g=$(basename "$out" .out)
   g=${g#r}
-  root=$base/r$g
-  [ -f "$base/r$g.spare" ] && root=$base/r${g}2  # it started again with its spare seeds
+  root=$(recipe_root "r$g")
   from=$root/best/phase2
   if [ "$(step_of "$from")" = 0 ]; then  # the deadline came before phase 2 began
     from=$root/best/phase1
@@ -206,8 +207,7 @@ declare -A product_of
 for w in ${WEIGHTS:-}; do
   [[ $w == */best ]] || continue
   rec=${w%%/*}
-  root=$base/$rec
-  [ -d "$base/${rec}2" ] && [ -f "$base/$rec.spare" ] && root=$base/${rec}2
+  root=$(recipe_root "$rec")
   candidates=$(ls -d "$root"/finish*/*_"$tail_name"/run/checkpoint \
     "$root"/finish*/*_"$tail_name"/run/kept/step-* 2>/dev/null)
   [ -n "$candidates" ] || { echo "WEIGHTS: $w: no tail checkpoint in $root" >&2; continue; }
