@@ -48,9 +48,9 @@ def main():
     seeds = set.intersection(*(set(r) for r in scored.values()))
     if not seeds:
         sys.exit("pick_product: the candidates share no scored seed")
+    n = len(seeds)
     means = {}
     for p, r in scored.items():
-        n = len(seeds)
         means[p] = (sum(r[s]["mota"] for s in seeds) / n,
                     sum(r[s]["count_abs_error"] for s in seeds) / n)
     within = [p for p in scored if means[p][1] <= a.max_count]
