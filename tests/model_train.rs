@@ -65,6 +65,63 @@ fn learning_rate_ramps_up_after_the_training_wheels_when_asked() {
     }
 }
 
+#[test]
+fn train_only_updates_the_named_parameters_and_nothing_else() {
+    let mut cfg = smoke_cfg();
+    cfg.train.train_only = vec!["propagation.pres".into()];
+    // No training wheels (they stop the presence gradient) and no gradient noise (it would move
+    // the trained parameters without a gradient).
+    cfg.train.training_wheels_steps = 0;
+    cfg.train.gradient_noise = false;
+    let dev = Device::Cpu;
+    let clip = moving_squares(2, 4, 24, 24, 7);
+    let off = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
+    let mut tr = Trainer::new(&cfg, &dev).unwrap();
+    let values = |tr: &Trainer| -> Vec<(String, Vec<f32>)> {
+        tr.vars()
+            .iter()
+            .map(|(n, v)| (n.clone(), v.flatten_all().unwrap().to_vec1().unwrap()))
+            .collect()
+    };
+    let before = values(&tr);
+    for _ in 0..2 {
+        tr.train_step(&clip, &off).unwrap();
+    }
+    let after = values(&tr);
+    let mut changed = 0;
+    for ((name, b), (_, a)) in before.iter().zip(&after) {
+        let trained = name.starts_with("propagation.pres.");
+        if trained {
+            changed += usize::from(a != b);
+        } else {
+            assert_eq!(
+                a, b,
+                "{name} changed though train_only names only propagation.pres"
+            );
+        }
+    }
+    assert!(changed > 0, "no propagation.pres parameter changed");
+    // Adam holds state for the trained parameters only.
+    assert!(tr
+        .adam
+        .vars()
+        .iter()
+        .all(|(n, _)| n.starts_with("propagation.pres.")));
+    // A prefix must be whole name parts and name something.
+    for bad in ["propagation.pre", "nothing"] {
+        cfg.train.train_only = vec![bad.into()];
+        let err = Trainer::new(&cfg, &dev)
+            .err()
+            .expect("bad prefix accepted")
+            .to_string();
+        assert!(err.contains("train_only") && err.contains(bad), "{err}");
+        assert!(
+            err.contains("propagation.pres"),
+            "the groups are listed: {err}"
+        );
+    }
+}
+
 /// Plain CPU training options: at most `steps` (else the config's), no progress bar, no time
 /// limit, optimiser and stage as saved.
 fn cpu_opts(steps: Option<u64>) -> TrainOptions {

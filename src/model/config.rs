@@ -631,6 +631,14 @@ pub struct TrainConfig {
     /// 0 (a seed-0 run validates as before this key); not written to saved configs when 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub val_seed: u64,
+    /// Train only the parameters named by these prefixes (whole `.`-separated parts, e.g.
+    /// `["propagation.pres"]` for `propagation.pres.*`); the rest stay fixed (no update, no Adam
+    /// state), and gradient clipping uses the trained parameters' norm. Default empty: every
+    /// parameter, as the reference. Not in the reference: to change one module of a trained
+    /// encoder (a presence-only tail, benches/results/cuda_train_space_invaders_session31.md).
+    /// Not written to saved configs when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub train_only: Vec<String>,
 }
 
 /// [`TrainConfig::rollout_envs`]'s default.
@@ -680,6 +688,7 @@ impl Default for TrainConfig {
             later_stage_count_prior_log_odds: 0.0125,
             rollout_envs: DEFAULT_ROLLOUT_ENVS,
             val_seed: 0,
+            train_only: Vec::new(),
         }
     }
 }

@@ -36,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
-use adam::{clip_scale, grad_squares, norm_of_squares, Adam, AdamConfig, GradNorms, GradientNoise};
+use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
 use schedule::EarlyStopping;
 use source::ClipBatch;
 
@@ -45,7 +45,8 @@ use source::ClipBatch;
 pub struct StepStats {
     /// Loss terms.
     pub loss: LossBreakdown,
-    /// Global gradient norm before clipping.
+    /// Gradient norm before clipping, over the trained parameters (all but under
+    /// `train.train_only`).
     pub grad_norm: f64,
     /// Frames used.
     pub n_frames: usize,
@@ -103,6 +104,8 @@ pub struct Trainer {
     /// Schedule state.
     pub progress: Progress,
     vars: Vec<(String, Var)>,
+    /// Indices into `vars` of the parameters trained (`train.train_only`; all by default).
+    trained: Vec<usize>,
     device: Device,
     /// The last update's per-parameter sums of squared gradients (before clipping), in `vars`
     /// order.
@@ -125,8 +128,9 @@ impl Trainer {
         cfg.validate()?;
         let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
         let vars = sorted_vars(&varmap)?;
+        let trained = trained_indices(&vars, &cfg.train.train_only)?;
         let adam = Adam::new(
-            vars.clone(),
+            subset(&vars, &trained),
             adam_config(schedule::learning_rate(&cfg.train, 0, 0)),
         )?;
         let t = &cfg.train;
@@ -143,6 +147,7 @@ impl Trainer {
                 finished: false,
             },
             vars,
+            trained,
             device: device.clone(),
             last_grad_squares: Vec::new(),
         })
@@ -198,7 +203,13 @@ impl Trainer {
         };
         let _span = tracing::trace_span!("optimizer").entered();
         self.last_grad_squares = grad_squares(&grads, &self.vars)?;
-        let grad_norm = norm_of_squares(&self.last_grad_squares);
+        // The trained parameters' norm (all of them by default): what clipping scales.
+        let grad_norm = self
+            .trained
+            .iter()
+            .map(|&i| self.last_grad_squares[i])
+            .sum::<f64>()
+            .sqrt();
         if !grad_norm.is_finite() {
             return Err(Error::Invalid(format!(
                 "non-finite gradient norm at step {} (stage {stage}); the update was skipped and the last checkpoint is intact: lower train.lr or train.max_grad_norm",
@@ -375,11 +386,48 @@ impl Trainer {
         self.progress.early =
             EarlyStopping::new(t.patience, schedule::patience_start(t, self.progress.stage));
         self.adam = Adam::new(
-            self.vars.clone(),
+            subset(&self.vars, &self.trained),
             adam_config(schedule::learning_rate(t, self.progress.stage, 0)),
         )?;
         Ok(())
     }
+}
+
+/// Indices into `vars` (sorted by name) of the parameters `prefixes` name: a name equal to a
+/// prefix or continuing it after a `.`; all of them when `prefixes` is empty. A prefix that names
+/// no parameter is an error listing the parameter groups there are.
+fn trained_indices(vars: &[(String, Var)], prefixes: &[String]) -> Result<Vec<usize>> {
+    if prefixes.is_empty() {
+        return Ok((0..vars.len()).collect());
+    }
+    let named = |name: &str, p: &str| {
+        name.strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+    };
+    for p in prefixes {
+        if !vars.iter().any(|(n, _)| named(n, p)) {
+            let mut groups: Vec<&str> = vars
+                .iter()
+                .map(|(n, _)| n.rsplit_once('.').map_or(n.as_str(), |(g, _)| g))
+                .collect();
+            groups.dedup();
+            return Err(Error::Config {
+                path: "[train]".into(),
+                msg: format!(
+                    "`train_only`: `{p}` names no parameter; give whole name parts, e.g. one of: {}",
+                    groups.join(", ")
+                ),
+            });
+        }
+    }
+    Ok((0..vars.len())
+        .filter(|&i| prefixes.iter().any(|p| named(&vars[i].0, p)))
+        .collect())
+}
+
+/// The variables at `indices`.
+fn subset(vars: &[(String, Var)], indices: &[usize]) -> Vec<(String, Var)> {
+    indices.iter().map(|&i| vars[i].clone()).collect()
 }
 
 fn adam_config(lr: f64) -> AdamConfig {
