@@ -45,8 +45,8 @@ use source::ClipBatch;
 pub struct StepStats {
     /// Loss terms.
     pub loss: LossBreakdown,
-    /// Gradient norm before clipping, over the trained parameters (all but under
-    /// `train.train_only`).
+    /// Gradient norm before clipping, over the trained parameters (all of them unless
+    /// `train.train_only` names some).
     pub grad_norm: f64,
     /// Frames used.
     pub n_frames: usize,
