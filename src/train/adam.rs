@@ -212,13 +212,15 @@ impl Adam {
             .collect();
         extra.sort();
         for k in extra {
-            problems.push(format!("unexpected `{k}` (no such variable in the model)"));
+            problems.push(format!(
+                "unexpected `{k}` (no such variable among those optimised)"
+            ));
         }
         if !problems.is_empty() {
             let n = problems.len();
             problems.truncate(12);
             return Err(Error::Invalid(format!(
-                "optimiser state does not match the model ({n} problem(s)): {}; was it saved by another model version or config?",
+                "optimiser state does not match the model ({n} problem(s)): {}; was it saved by another model version or config (e.g. another `train.train_only`)? `--reset-optimizer` starts Adam afresh",
                 problems.join("; ")
             )));
         }
