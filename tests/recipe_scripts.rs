@@ -685,6 +685,69 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
 }
 
 #[test]
+fn finishes_none_tails_straight_from_phase_two_and_scores_phase_two_once() {
+    let (dir, base) = one_recipe();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let base_s = base.to_str().unwrap();
+    let tail = format!("q={}", repo().join("envs/smoke.toml").display());
+    let bare = run_script(
+        "recipe_finish.sh",
+        &[("RUN_ROOT_BASE", base_s), ("FINISHES", "none")],
+    );
+    assert_eq!(bare.status.code(), Some(2), "{}", text(&bare));
+    assert!(text(&bare).contains("FINISHES=none needs FINISH_TAIL"));
+    assert!(!base.join("r0/finish").exists(), "no tail, nothing trained");
+
+    let vars = [
+        ("RUN_ROOT_BASE", base_s),
+        ("FINISHES", "none"),
+        ("FINISH_TAIL", tail.as_str()),
+        ("FINISH_TAIL_STEPS", "3"),
+        ("FINISH_TAIL_ARGS", "--reset-optimizer --keep-every 2"),
+        ("SCORE_KEPT", "1"),
+        ("SCORE_SEEDS", "5"),
+        ("JOBS", "2"),
+        ("OUT", out_dir.to_str().unwrap()),
+        ("TAG", "t"),
+        ("WEIGHTS", "r0/best"),
+    ];
+    let out = run_script("recipe_finish.sh", &vars);
+    assert!(out.status.success(), "{}", text(&out));
+    // The tail: phase 2's step 8 + 3, its first step 9 (branched from phase 2 itself).
+    let tailed = base.join("r0/finish/none_q/run");
+    assert_eq!(step_of(&tailed), 11, "{}", text(&out));
+    assert_eq!(adam_step(&tailed.join("checkpoint")), 3, "{}", text(&out));
+    assert_eq!(step_of(&base.join("r0/best/phase2")), 8, "phase 2 untouched");
+    // Phase 2 scored once (not again as the finish "none"), the tail and its kept step 10 too.
+    let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
+    for (name, times) in [
+        ("best_phase2_checkpoint", 1),
+        ("finish_none_run_checkpoint", 0),
+        ("finish_none_q_run_checkpoint", 1),
+        ("finish_none_q_run_kept_step-00000010", 1),
+    ] {
+        let n = summary.lines().filter(|l| l.contains(name)).count();
+        assert_eq!(n, times, "{name}: {summary}");
+    }
+    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
+    let chosen = products
+        .lines()
+        .find_map(|l| l.strip_prefix("r0/best: "))
+        .unwrap_or_else(|| panic!("no choice in {products}"));
+    assert!(
+        Path::new(chosen).starts_with(&tailed),
+        "{chosen} is not the tail's: {products}"
+    );
+    assert_eq!(
+        file_names(&out_dir),
+        ["finish_t.tgz", "wr0_best.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
 fn finishes_take_the_first_choice_where_refining_was_cut_short_and_find_spare_recipes() {
     let (dir, base) = one_recipe();
     let base_s = base.to_str().unwrap();

@@ -38,7 +38,10 @@
 # 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
 # DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it; WEIGHTS can name
 # it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g. "--keep-every 4" with
-# SCORE_KEPT=1: several tail lengths scored from one tail). Why (twenty-sixth session,
+# SCORE_KEPT=1: several tail lengths scored from one tail). FINISHES=none trains no finish: the
+# tails branch from each phase-2 end itself (finish/none_q/run; thirty-second session,
+# benches/results/cuda_train_space_invaders_session32.md: after 3,201 phase-2 steps the 240-step
+# finish bought no MOTA and nearly tripled the overlapping pairs). Why the tail (twenty-sixth session,
 # benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter of
 # the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
 # bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
@@ -86,10 +89,16 @@ ngpu=$(host_gpu_count)
 # the count at once (count error 3.06 -> 6.79 after one step, twenty-third session's CPU
 # continuation), hence FINISH_ADAM=kept to try a finish without that kick (no better by 300 steps:
 # the full gradient sinks the count either way, twenty-fourth session).
-finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..."}
+finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..." (or none: FINISH_TAIL straight from phase 2)}
 runs="" checkpoints="" roots="" finish_dirs=""
+no_finish=""
+if [ "$finishes" = none ]; then  # the tail from phase 2's end, as the finish "none"
+  [ -n "${FINISH_TAIL:-}" ] || { echo "FINISHES=none needs FINISH_TAIL" >&2; exit 2; }
+  no_finish=1 finishes=none=
+fi
 declare -A reset_of  # finish name -> the --reset-optimizer flag or nothing
 for arm in $finishes; do
+  [ -z "$no_finish" ] || break
   name=${arm%%=*} cfg=${arm#*=}
   [[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
     { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
@@ -110,6 +119,11 @@ start_finishes() {
   local from=$1 dir=$2 g=$3 arm
   checkpoints="$checkpoints $from/checkpoint"
   finish_dirs="$finish_dirs $dir:$g"
+  if [ -n "$no_finish" ]; then  # FINISHES=none: DIR/none/run is FROM itself
+    mkdir -p "$dir/none"
+    ln -sfn "$from" "$dir/none/run"
+    return 0
+  fi
   for arm in $finishes; do
     export "TRAIN_ARGS_${arm%%=*}=--branch-from $from/checkpoint${reset_of[${arm%%=*}]}"
     checkpoints="$checkpoints $dir/${arm%%=*}/run/checkpoint"
