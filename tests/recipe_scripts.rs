@@ -718,7 +718,11 @@ fn finishes_none_tails_straight_from_phase_two_and_scores_phase_two_once() {
     let tailed = base.join("r0/finish/none_q/run");
     assert_eq!(step_of(&tailed), 11, "{}", text(&out));
     assert_eq!(adam_step(&tailed.join("checkpoint")), 3, "{}", text(&out));
-    assert_eq!(step_of(&base.join("r0/best/phase2")), 8, "phase 2 untouched");
+    assert_eq!(
+        step_of(&base.join("r0/best/phase2")),
+        8,
+        "phase 2 untouched"
+    );
     // Phase 2 scored once (not again as the finish "none"), the tail and its kept step 10 too.
     let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
     for (name, times) in [
