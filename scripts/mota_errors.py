@@ -9,7 +9,9 @@ The unmatched are counted per ground-truth object by place: the score rows (box 
 bullets), the rest. A second line splits the false positives outside the score rows by kind:
 "duplicate" (IoU >= 0.5 with a ground-truth object another prediction matched), "part" (best IoU
 in [0.1, 0.5): a piece of an object or a box of the wrong size), "spurious" (IoU < 0.1 with all),
-and by their centre's row band (--bands, in px).
+and by their centre's row band (--bands, in px). A third line splits the missed thin objects by
+what is over them: a wrong-size box (best IoU in [0.1, 0.5), with those boxes' median size),
+only another object's box, only boxes at or below the presence threshold, or nothing.
 
     python3 scripts/mota_errors.py REPORT.json...   (needs numpy and scipy)
 """
@@ -44,11 +46,28 @@ def band_of(row, bands):
     return "rows outside"
 
 
+def thin_miss_kind(g, preds, frame_preds, threshold, part_sizes):
+    """What a missed thin object has over it: a wrong-size box (best IoU in [0.1, 0.5); its
+    width x height goes to part_sizes), only another object's box over its centre, only boxes
+    at or below the presence threshold, or nothing."""
+    best = max(preds, key=lambda p: iou(g, p), default=None)
+    if best is not None and iou(g, best) >= 0.1:
+        part_sizes.append((best["right"] - best["left"], best["bottom"] - best["top"]))
+        return "wrong-size box"
+    cy, cx = (g["top"] + g["bottom"]) / 2, (g["left"] + g["right"]) / 2
+    over = [p for p in frame_preds if p["top"] <= cy <= p["bottom"] and p["left"] <= cx <= p["right"]]
+    if any(p["score"] > threshold for p in over):
+        return "inside another box"
+    return "faint box only" if any(p["score"] > 0.001 for p in over) else "nothing"
+
+
 def errors(report, top_rows, thin, bands):
     """Counts of unmatched predictions (fp) and ground truth (miss) by place, the false positives
-    outside the score rows by kind and row band; #ground truth."""
+    outside the score rows by kind and row band, the missed thin objects by what is over them
+    (with the wrong-size boxes' sizes); #ground truth."""
     threshold = report["thresholds"]["obj_threshold"] if "thresholds" in report else 0.05
     counts, fp_detail, n_gt = collections.Counter(), collections.Counter(), 0
+    thin_detail, part_sizes = collections.Counter(), []
     for frame in report["frames_detail"]:
         preds = [p for p in frame["pred"] if p["score"] > threshold]
         gts = frame["gt"]
@@ -72,7 +91,10 @@ def errors(report, top_rows, thin, bands):
             if i not in matched_g:
                 thin_g = g["right"] - g["left"] <= thin
                 counts["miss " + (place(g) or ("thin" if thin_g else "other"))] += 1
-    return counts, fp_detail, n_gt
+                if thin_g and not place(g):
+                    kind = thin_miss_kind(g, preds, frame["pred"], threshold, part_sizes)
+                    thin_detail[kind] += 1
+    return counts, fp_detail, n_gt, thin_detail, part_sizes
 
 
 def main():
@@ -87,13 +109,19 @@ def main():
         if "frames_detail" not in report:
             raise SystemExit(f"{path}: no frames_detail; make it with `silot eval --dump-frames`")
         bands = [float(b) for b in a.bands.split(",")]
-        counts, fp_detail, n_gt = errors(report, a.top_rows, a.thin, bands)
+        counts, fp_detail, n_gt, thin_detail, part_sizes = errors(report, a.top_rows, a.thin, bands)
         cells = ", ".join(f"{k} {v / n_gt:.3f}" for k, v in sorted(counts.items()))
         print(f"{path}: MOTA {report['mota']:.3f}; per ground-truth object: {cells}")
         order = ["duplicate", "part", "spurious"] + [band_of(b, bands) for b in bands[:-1]]
         order.append("rows outside")
         cells = ", ".join(f"{k} {fp_detail[k] / n_gt:.3f}" for k in order if k in fp_detail)
         print(f"  fp elsewhere: {cells}")
+        n_thin = sum(thin_detail.values())
+        cells = ", ".join(f"{k} {v / max(n_thin, 1):.2f}" for k, v in thin_detail.most_common())
+        if part_sizes:
+            w, h = np.median(np.array(part_sizes), axis=0)
+            cells += f"; wrong-size boxes median {w:.1f} x {h:.1f} px"
+        print(f"  thin missed ({n_thin}): {cells}")
 
 
 if __name__ == "__main__":
