@@ -91,14 +91,13 @@ ngpu=$(host_gpu_count)
 # the full gradient sinks the count either way, twenty-fourth session).
 finishes=${FINISHES:?set FINISHES="NAME=CONFIG ..." (or none: FINISH_TAIL straight from phase 2)}
 runs="" checkpoints="" roots="" finish_dirs=""
-no_finish=""
+no_finish="" to_check=$finishes  # the NAME=CONFIG entries to check
 if [ "$finishes" = none ]; then  # the tail from phase 2's end, as the finish "none"
   [ -n "${FINISH_TAIL:-}" ] || { echo "FINISHES=none needs FINISH_TAIL" >&2; exit 2; }
-  no_finish=1 finishes=none=
+  no_finish=1 finishes=none= to_check=""
 fi
 declare -A reset_of  # finish name -> the --reset-optimizer flag or nothing
-for arm in $finishes; do
-  [ -z "$no_finish" ] || break
+for arm in $to_check; do
   name=${arm%%=*} cfg=${arm#*=}
   [[ $name =~ ^[a-z][a-z0-9_]*$ ]] ||
     { echo "FINISHES: bad name '$name' (a-z, 0-9, _)" >&2; exit 2; }
