@@ -685,12 +685,13 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
 }
 
 #[test]
-fn finishes_none_tails_straight_from_phase_two_and_scores_phase_two_once() {
+fn finishes_none_tails_straight_from_phase_two_two_tails_side_by_side() {
     let (dir, base) = one_recipe();
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
     let base_s = base.to_str().unwrap();
-    let tail = format!("q={}", repo().join("envs/smoke.toml").display());
+    let smoke = repo().join("envs/smoke.toml");
+    let tail = format!("q={0} p={0}", smoke.display());
     let bare = run_script(
         "recipe_finish.sh",
         &[("RUN_ROOT_BASE", base_s), ("FINISHES", "none")],
@@ -714,22 +715,26 @@ fn finishes_none_tails_straight_from_phase_two_and_scores_phase_two_once() {
     ];
     let out = run_script("recipe_finish.sh", &vars);
     assert!(out.status.success(), "{}", text(&out));
-    // The tail: phase 2's step 8 + 3, its first step 9 (branched from phase 2 itself).
-    let tailed = base.join("r0/finish/none_q/run");
-    assert_eq!(step_of(&tailed), 11, "{}", text(&out));
-    assert_eq!(adam_step(&tailed.join("checkpoint")), 3, "{}", text(&out));
+    // Both tails: phase 2's step 8 + 3 (branched from phase 2 itself, a fresh Adam each).
+    let tails = ["q", "p"].map(|t| base.join(format!("r0/finish/none_{t}/run")));
+    for tailed in &tails {
+        assert_eq!(step_of(tailed), 11, "{}", text(&out));
+        assert_eq!(adam_step(&tailed.join("checkpoint")), 3, "{}", text(&out));
+    }
     assert_eq!(
         step_of(&base.join("r0/best/phase2")),
         8,
         "phase 2 untouched"
     );
-    // Phase 2 scored once (not again as the finish "none"), the tail and its kept step 10 too.
+    // Phase 2 scored once (not again as the finish "none"), each tail and its kept step 10 too.
     let summary = std::fs::read_to_string(base.join("scores/summary.txt")).unwrap();
     for (name, times) in [
         ("best_phase2_checkpoint", 1),
         ("finish_none_run_checkpoint", 0),
         ("finish_none_q_run_checkpoint", 1),
         ("finish_none_q_run_kept_step-00000010", 1),
+        ("finish_none_p_run_checkpoint", 1),
+        ("finish_none_p_run_kept_step-00000010", 1),
     ] {
         let n = summary.lines().filter(|l| l.contains(name)).count();
         assert_eq!(n, times, "{name}: {summary}");
@@ -740,9 +745,10 @@ fn finishes_none_tails_straight_from_phase_two_and_scores_phase_two_once() {
         .find_map(|l| l.strip_prefix("r0/best: "))
         .unwrap_or_else(|| panic!("no choice in {products}"));
     assert!(
-        Path::new(chosen).starts_with(&tailed),
-        "{chosen} is not the tail's: {products}"
+        tails.iter().any(|t| Path::new(chosen).starts_with(t)),
+        "{chosen} is not a tail's: {products}"
     );
+    assert_eq!(products.matches("(1 seeds)").count(), 4, "{products}");
     assert_eq!(
         file_names(&out_dir),
         ["finish_t.tgz", "wr0_best.tar.xz.part-aa"],

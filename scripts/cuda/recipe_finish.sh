@@ -34,14 +34,16 @@
 # Twenty-fifth session (benches/results/cuda_train_space_invaders_session25.md; capped widths,
 # 240 steps from ~4,690): two finishes of one draw from nearly the same start land up to 0.017
 # MOTA apart; two of four draws reached 0.899-0.901, one holding objects twice 0.81.
-# FINISH_TAIL="NAME=CONFIG" then branches every finish (arms' too) for FINISH_TAIL_STEPS (default
+# FINISH_TAIL="NAME=CONFIG ..." then branches every finish (arms' too) for FINISH_TAIL_STEPS (default
 # 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
-# DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it; WEIGHTS can name
-# it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g. "--keep-every 4" with
+# DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it, several tails
+# side by side; WEIGHTS can name it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g. "--keep-every 4" with
 # SCORE_KEPT=1: several tail lengths scored from one tail). FINISHES=none trains no finish: the
 # tails branch from each phase-2 end itself (finish/none_q/run; thirty-second session,
 # benches/results/cuda_train_space_invaders_session32.md: after 3,201 phase-2 steps the 240-step
-# finish bought no MOTA and nearly tripled the overlapping pairs). Why the tail (twenty-sixth session,
+# finish bought no MOTA and nearly tripled the overlapping pairs; from that finish the
+# duplicate-aware tail, `…_propscale05dup_topcrops_maxw.toml`, beat the plain one on 27 of 27
+# report seeds, behind it on one of two earlier draws: both as candidates). Why the tail (twenty-sixth session,
 # benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter of
 # the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
 # bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
@@ -135,16 +137,17 @@ start_finishes() {
 for arm in ${FINISH_ARMS:-}; do
   [[ $arm =~ ^[a-z][a-z0-9_]*$ ]] || { echo "FINISH_ARMS: bad arm name '$arm'" >&2; exit 2; }
 done
-tail_name="" tail_cfg=""
-if [ -n "${FINISH_TAIL:-}" ]; then
-  tail_name=${FINISH_TAIL%%=*} tail_cfg=${FINISH_TAIL#*=}
-  [[ $tail_name =~ ^[a-z][a-z0-9_]*$ ]] && [ "$tail_cfg" != "$FINISH_TAIL" ] ||
-    { echo "FINISH_TAIL: '$FINISH_TAIL' is not NAME=CONFIG (NAME: a-z, 0-9, _)" >&2; exit 2; }
+tail_names="" tail_runs=""  # FINISH_TAIL's names; its NAME=CONFIG entries, absolute
+for entry in ${FINISH_TAIL:-}; do
+  tail_name=${entry%%=*} tail_cfg=${entry#*=}
+  [[ $tail_name =~ ^[a-z][a-z0-9_]*$ ]] && [ "$tail_cfg" != "$entry" ] ||
+    { echo "FINISH_TAIL: '$entry' is not NAME=CONFIG (NAME: a-z, 0-9, _)" >&2; exit 2; }
   case $tail_cfg in /*) ;; *) tail_cfg=$PWD/$tail_cfg ;; esac
   [ -f "$tail_cfg" ] || { echo "FINISH_TAIL: $tail_name: no config $tail_cfg" >&2; exit 2; }
-fi
+  tail_names="$tail_names $tail_name" tail_runs="$tail_runs $tail_name=$tail_cfg"
+done
 for w in ${WEIGHTS:-}; do
-  [[ $w != */best ]] || [ -n "$tail_name" ] ||
+  [[ $w != */best ]] || [ -n "$tail_names" ] ||
     { echo "WEIGHTS: $w needs FINISH_TAIL (it picks among the tails' checkpoints)" >&2; exit 2; }
 done
 for out in "$base"/r*.out; do  # recipe_per_gpu.sh's log per recipe: rG.out, G its GPU
@@ -179,17 +182,22 @@ wait
 for f in "$base"/r*/finish*.out; do [ -f "$f" ] && { echo "-- $f"; tail -n 4 "$f"; }; done
 
 # 1b. FINISH_TAIL: every finish's checkpoint branched on with its Adam kept, on the finish's GPU.
+# Every FINISH_TAIL entry side by side, as DIR/FINISH_TAILNAME.
 start_tail() {
-  local dir=$1 g=$2 name=$3
-  local from=$dir/$name/run tail=${name}_$tail_name
-  checkpoints="$checkpoints $dir/$tail/run/checkpoint"
+  local dir=$1 g=$2 name=$3 entry runs=""
+  local from=$dir/$name/run
+  for entry in $tail_runs; do
+    local tail=${name}_${entry%%=*}
+    checkpoints="$checkpoints $dir/$tail/run/checkpoint"
+    export "TRAIN_ARGS_$tail=--branch-from $from/checkpoint ${FINISH_TAIL_ARGS:-}"
+    runs="$runs $tail=${entry#*=}"
+  done
   [ "$(step_of "$from")" -gt 0 ] && [ "$(left)" -gt 20 ] || return 0
-  export "TRAIN_ARGS_$tail=--branch-from $from/checkpoint ${FINISH_TAIL_ARGS:-}"
-  RUN_ROOT=$dir RUNS="$tail=$tail_cfg" STEPS=$(($(step_of "$from") + ${FINISH_TAIL_STEPS:-10})) \
+  RUN_ROOT=$dir RUNS=$runs STEPS=$(($(step_of "$from") + ${FINISH_TAIL_STEPS:-10})) \
     CUDA_VISIBLE_DEVICES=$((g % ngpu)) bash "$here/multi_gpu_runs.sh" "$(left)" \
     >>"$dir.out" 2>&1 &
 }
-if [ -n "$tail_name" ]; then
+if [ -n "$tail_names" ]; then
   for entry in $finish_dirs; do
     for arm in $finishes; do start_tail "${entry%:*}" "${entry##*:}" "${arm%%=*}"; done
   done
@@ -221,8 +229,9 @@ for w in ${WEIGHTS:-}; do
   [[ $w == */best ]] || continue
   rec=${w%%/*}
   root=$(recipe_root "$rec")
-  candidates=$(ls -d "$root"/finish*/*_"$tail_name"/run/checkpoint \
-    "$root"/finish*/*_"$tail_name"/run/kept/step-* 2>/dev/null)
+  candidates=$(for t in $tail_names; do
+    ls -d "$root"/finish*/*_"$t"/run/checkpoint "$root"/finish*/*_"$t"/run/kept/step-* 2>/dev/null
+  done)
   [ -n "$candidates" ] || { echo "WEIGHTS: $w: no tail checkpoint in $root" >&2; continue; }
   # shellcheck disable=SC2086  # one candidate per word
   pick=$(python3 "$here/pick_product.py" "$base/scores" $candidates \
