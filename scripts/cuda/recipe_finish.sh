@@ -34,19 +34,18 @@
 # Twenty-fifth session (benches/results/cuda_train_space_invaders_session25.md; capped widths,
 # 240 steps from ~4,690): two finishes of one draw from nearly the same start land up to 0.017
 # MOTA apart; two of four draws reached 0.899-0.901, one holding objects twice 0.81.
-# FINISH_TAIL="NAME=CONFIG ..." then branches every finish (arms' too) for FINISH_TAIL_STEPS (default
-# 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
-# DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it, several tails
-# side by side; WEIGHTS can name it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train`
-# only (e.g. "--keep-every 4" with SCORE_KEPT=1: several tail lengths scored from one tail).
-# FINISHES=none trains no finish: the tails branch from each phase-2 end itself
-# (finish/none_q/run). Thirty-second session
-# (benches/results/cuda_train_space_invaders_session32.md): after 3,201 phase-2 steps the
+# FINISH_TAIL="NAME=CONFIG ..." then branches every finish (arms' too) for FINISH_TAIL_STEPS
+# (default 10) more steps under CONFIG with the finish's Adam state kept (no fresh-Adam kick), in
+# DIR/FINISH_NAME (e.g. finish/f_q/run for finish f, tail q), scored beside it, several tails side
+# by side; WEIGHTS can name it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g.
+# "--keep-every 4" with SCORE_KEPT=1: several tail lengths scored from one tail). FINISHES=none
+# trains no finish: the tails branch from each phase-2 end itself (finish/none_q/run).
+# Thirty-second session (benches/results/cuda_train_space_invaders_session32.md): after 3,201 phase-2 steps the
 # 240-step finish bought no MOTA and nearly tripled the overlapping pairs; from that finish the
-# duplicate-aware tail (`…_propscale05dup_topcrops_maxw.toml`) beat the plain one on 27 of 27
-# report seeds, behind it on one of two earlier draws: both as candidates. Why the tail
-# (twenty-sixth session, benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter of
-# the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
+# duplicate-aware tail (`…_propscale05dup_topcrops_maxw.toml`) beat the plain one on 27 of 27 report
+# seeds, behind it on one of two earlier draws: both as candidates. Why the tail (twenty-sixth
+# session, benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter
+# of the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
 # bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
 # twice; after a good draw's finish, on the dev box's CPU (five tuning seeds), 5 such steps took
 # MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps 0.871 / 2.28 (every object's
