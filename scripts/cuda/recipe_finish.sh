@@ -40,10 +40,11 @@
 # by side; WEIGHTS can name it (rG/f_q). FINISH_TAIL_ARGS go to the tails' `silot train` only (e.g.
 # "--keep-every 4" with SCORE_KEPT=1: several tail lengths scored from one tail). FINISHES=none
 # trains no finish: the tails branch from each phase-2 end itself (finish/none_q/run).
-# Thirty-second session (benches/results/cuda_train_space_invaders_session32.md): after 3,201 phase-2 steps the
-# 240-step finish bought no MOTA and nearly tripled the overlapping pairs; from that finish the
-# duplicate-aware tail (`…_propscale05dup_topcrops_maxw.toml`) beat the plain one on 27 of 27 report
-# seeds, behind it on one of two earlier draws: both as candidates. Why the tail (twenty-sixth
+# Thirty-second session (benches/results/cuda_train_space_invaders_session32.md): after 3,201
+# phase-2 steps the 240-step finish bought no MOTA and nearly tripled the overlapping pairs; from
+# that finish the duplicate-aware tail (`…_propscale05dup_topcrops_maxw.toml`) beat the plain one
+# on 27 of 27 report seeds, behind it on one of two earlier draws: both as candidates. Why the
+# tail (twenty-sixth
 # session, benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter
 # of the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
 # bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
