@@ -369,11 +369,17 @@ fn one_recipe() -> (tempfile::TempDir, PathBuf) {
     (dir, base)
 }
 
-#[test]
-fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
+/// `one_recipe` and an empty output folder (the GPU machine's `OUT`) beside its runs.
+fn one_recipe_with_out() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let (dir, base) = one_recipe();
     let out_dir = dir.path().join("out");
     std::fs::create_dir(&out_dir).unwrap();
+    (dir, base, out_dir)
+}
+
+#[test]
+fn finishes_branch_from_each_recipe_then_score_and_return_what_was_named() {
+    let (_dir, base, out_dir) = one_recipe_with_out();
     let base_s = base.to_str().unwrap();
     assert_eq!(step_of(&base.join("r0/best/phase2")), 8);
     let smoke = repo().join("envs/smoke.toml");
@@ -599,9 +605,7 @@ fn finish_adam_kept_branches_with_the_checkpoints_adam_and_fresh_starts_it_again
 
 #[test]
 fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_it() {
-    let (dir, base) = one_recipe();
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir(&out_dir).unwrap();
+    let (_dir, base, out_dir) = one_recipe_with_out();
     let base_s = base.to_str().unwrap();
     let smoke = repo().join("envs/smoke.toml");
     let finishes = format!("one={}", smoke.display());
@@ -686,9 +690,7 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
 
 #[test]
 fn finishes_none_tails_straight_from_phase_two_two_tails_side_by_side() {
-    let (dir, base) = one_recipe();
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir(&out_dir).unwrap();
+    let (_dir, base, out_dir) = one_recipe_with_out();
     let base_s = base.to_str().unwrap();
     let smoke = repo().join("envs/smoke.toml");
     let tail = format!("q={0} p={0}", smoke.display());
