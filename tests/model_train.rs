@@ -481,6 +481,7 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     // A training-only key of [model] may change too (not a parameter, not used at evaluation).
     changed.model.discovery_dropout = 0.8;
     changed.model.kl_pres_weight_gradient = silot::model::config::PresWeightGradient::DISCOVERY;
+    changed.model.priors.hw.std = 0.25;
     let opts = |steps| TrainOptions {
         branch_from: Some(trunk.join("checkpoint")),
         ..cpu_opts(Some(steps))

@@ -381,8 +381,10 @@ pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
 }
 
 /// `[model]` keys that only change how training runs the model, not its parameters or its
-/// evaluation: a run may branch from (or average with) a checkpoint that differs in these.
-pub const TRAINING_ONLY_MODEL_KEYS: &[&str] = &["discovery_dropout", "kl_pres_weight_gradient"];
+/// evaluation: a run may branch from (or average with) a checkpoint that differs in these. The
+/// static `priors` enter only the loss's KL terms.
+pub const TRAINING_ONLY_MODEL_KEYS: &[&str] =
+    &["discovery_dropout", "kl_pres_weight_gradient", "priors"];
 
 /// Checks that the config text `saved` (read from `path`) has the `[model]` section of
 /// `expected_config_toml` (apart from [`TRAINING_ONLY_MODEL_KEYS`]), naming the differences.
