@@ -309,7 +309,8 @@ pub struct ModelConfig {
     pub kl_pres_weight_gradient: PresWeightGradient,
     /// Train a learned prior (the prior propagation module). Default true.
     pub learn_prior: bool,
-    /// Static priors.
+    /// Static priors. Training only (they enter only the KL terms): a run may branch from a
+    /// checkpoint made under other priors.
     pub priors: PriorsConfig,
 }
 
