@@ -57,8 +57,8 @@ pub struct TrainArgs {
     /// Start this run from another run's checkpoint directory (its parameters, Adam state and
     /// progress) under this command's config, whose [model] must be the same (apart from the
     /// training-only `discovery_dropout`, `kl_pres_weight_gradient` and `priors`): to try a
-    /// change of [train] (batch size, learning rate, stages) from a point of an earlier run. Ignored once
-    /// the run directory holds its own checkpoint, so the same command resumes.
+    /// change of [train] (batch size, learning rate, stages) from a point of an earlier run.
+    /// Ignored once the run directory holds its own checkpoint, so the same command resumes.
     #[arg(long, value_name = "CHECKPOINT_DIR")]
     pub branch_from: Option<PathBuf>,
     /// Run the model and optimiser as candle's composed ops instead of this crate's fused ones
