@@ -28,6 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 t0=$(date +%s)
 base=${RUN_ROOT_BASE:-/tmp/rpg}
 mkdir -p "$base"
+# The cards and their driver, for the results file (in the logs; empty on a CPU test run).
+nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader >>"$base/gpu.txt" 2>/dev/null
 
 # One recipe: GPU SEEDS SPARE_SEEDS (space-separated lists).
 recipe() {
@@ -58,6 +60,7 @@ done
 wait
 
 echo "== done after $(($(date +%s) - t0)) s"
+sort -u "$base/gpu.txt" 2>/dev/null | sed 's/^/== GPU /'
 for out in "$base"/r*.out; do
   name=$(basename "$out" .out)
   echo "-- $name"
