@@ -43,16 +43,18 @@
 # Thirty-second session (benches/results/cuda_train_space_invaders_session32.md): after 3,201
 # phase-2 steps the 240-step finish bought no MOTA and nearly tripled the overlapping pairs; from
 # that finish the duplicate-aware tail (`…_propscale05dup_topcrops_maxw.toml`) beat the plain one
-# on 27 of 27 report seeds, behind it on one of two earlier draws: both as candidates. Why the
-# tail (twenty-sixth
-# session, benches/results/cuda_train_space_invaders_session26.md): 30 kept-Adam steps at a quarter
-# of the KL-weight gradient after the full gradient took the count error 2.9-4.2 -> 1.5 (count
-# bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA on a draw that held objects
-# twice; after a good draw's finish, on the dev box's CPU (five tuning seeds), 5 such steps took
-# MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps 0.871 / 2.28 (every object's
-# presence rises, the faint extras' over the tracker's 0.05 too), while 9 steps at half the
-# scale (space_invaders_gpu_b64_stage2_propscale05_topcrops_maxw.toml) levelled off at
-# 0.887 / 2.81 (paper 0.89 / 2.94). Twenty-seventh session (four draws end to end on 4 x H200,
+# on 27 of 27 report seeds, behind it on one of two earlier draws: both as candidates.
+# Thirty-third session (…_session33.md): from the finish `d` won, from phase 2 `h` won, and the
+# tails from the finish beat those from phase 2 (0.890-0.895 against 0.879-0.885 validation MOTA).
+# Why the tail (twenty-sixth session, benches/results/cuda_train_space_invaders_session26.md): 30
+# kept-Adam steps at a quarter of the KL-weight gradient after the full gradient took the count
+# error 2.9-4.2 -> 1.5 (count bias at the last frame -5.4 / -7.9 -> -0.4) for 0.012-0.019 MOTA
+# on a draw that held objects twice; after a good draw's finish, on the dev box's CPU (five
+# tuning seeds), 5 such steps took MOTA 0.904 -> 0.885 and the count error 5.45 -> 3.03, 9 steps
+# 0.871 / 2.28 (every object's presence rises, the faint extras' over the tracker's 0.05 too),
+# while 9 steps at half the scale (space_invaders_gpu_b64_stage2_propscale05_topcrops_maxw.toml)
+# levelled off at 0.887 / 2.81 (paper 0.89 / 2.94).
+# Twenty-seventh session (four draws end to end on 4 x H200,
 # benches/results/cuda_train_space_invaders_session27.md): 12 such steps after the 240-step
 # finish cost every draw 0.010-0.016 MOTA for 2.0-3.5 less count error (best draw 0.901 / 5.73
 # -> 0.890 / 3.73); its extra false positives are second boxes on objects already tracked (the
