@@ -55,7 +55,9 @@ def thin_miss_kind(g, preds, frame_preds, threshold, part_sizes):
         part_sizes.append((best["right"] - best["left"], best["bottom"] - best["top"]))
         return "wrong-size box"
     cy, cx = (g["top"] + g["bottom"]) / 2, (g["left"] + g["right"]) / 2
-    over = [p for p in frame_preds if p["top"] <= cy <= p["bottom"] and p["left"] <= cx <= p["right"]]
+    over = [
+        p for p in frame_preds if p["top"] <= cy <= p["bottom"] and p["left"] <= cx <= p["right"]
+    ]
     if any(p["score"] > threshold for p in over):
         return "inside another box"
     return "faint box only" if any(p["score"] > 0.001 for p in over) else "nothing"
