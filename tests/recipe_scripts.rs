@@ -1029,3 +1029,61 @@ fn pick_product_takes_the_best_mota_within_the_count_bound_on_shared_seeds() {
     let err = pick_product(&[s, "/r/none"]).unwrap_err();
     assert!(err.contains("no candidate has reports"), "{err}");
 }
+
+#[test]
+fn space_invaders_recipe_trains_finishes_tails_and_returns_the_validation_choice() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let smoke = repo().join("envs/smoke.toml");
+    let finishes = format!("f={}", smoke.display());
+    let tails = format!("h={0} d={0}", smoke.display());
+    // `120`: train for up to 120 s, then the default finish budget; the smoke config throughout,
+    // one seed per recipe as in the recipe's default (nothing to choose, the refine step moot).
+    let out = run_script(
+        "space_invaders_recipe.sh",
+        &[
+            ("RECIPES", "1"),
+            ("RUN_ROOT_BASE", base.to_str().unwrap()),
+            ("FINISHES", finishes.as_str()),
+            ("FINISH_STEPS", "2"),
+            ("FINISH_TAIL", tails.as_str()),
+            ("FINISH_TAIL_STEPS", "2"),
+            ("FINISH_TAIL_ARGS", "--reset-optimizer --keep-every 1"),
+            ("PRODUCT_MAX_COUNT", "1000"),
+            ("SCORE_SEEDS", "5"),
+            ("JOBS", "2"),
+            ("OUT", out_dir.to_str().unwrap()),
+            ("TAG", "t"),
+            ("WEIGHTS", ""),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    // Phase 2 to step 8, the finish 2 more, both tails 2 more from the finish.
+    assert_eq!(step_of(&base.join("r0/best/phase2")), 8, "{}", text(&out));
+    assert_eq!(step_of(&base.join("r0/finish/f/run")), 10, "{}", text(&out));
+    for tail in ["f_h", "f_d"] {
+        let run = base.join("r0/finish").join(tail).join("run");
+        assert_eq!(step_of(&run), 12, "{tail}: {}", text(&out));
+    }
+    // The product: one of the tails' checkpoints, chosen on the validation seed.
+    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
+    let chosen = products
+        .lines()
+        .find_map(|l| l.strip_prefix("r0/best: "))
+        .unwrap_or_else(|| panic!("no choice in {products}"));
+    assert!(
+        ["f_h", "f_d"]
+            .iter()
+            .any(|t| Path::new(chosen).starts_with(base.join("r0/finish").join(t))),
+        "{chosen} is not a tail's: {products}"
+    );
+    // Training's logs, the finish's, and the product's weights (WEIGHTS empty: every rG/best).
+    assert_eq!(
+        file_names(&out_dir),
+        ["finish_t.tgz", "logs_t.tgz", "wr0_best.tar.xz.part-aa"],
+        "{}",
+        text(&out)
+    );
+}
