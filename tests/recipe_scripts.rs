@@ -369,6 +369,18 @@ fn one_recipe() -> (tempfile::TempDir, PathBuf) {
     (dir, base)
 }
 
+/// `RUN_ROOT_BASE/products.txt` after `recipe_finish.sh` with a tail, and recipe 0's product
+/// in it (the `r0/best: PATH` line).
+fn product_choice(base: &Path) -> (String, String) {
+    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
+    let chosen = products
+        .lines()
+        .find_map(|l| l.strip_prefix("r0/best: "))
+        .unwrap_or_else(|| panic!("no choice in {products}"))
+        .to_string();
+    (products, chosen)
+}
+
 /// `one_recipe` and an empty output folder (the GPU machine's `OUT`) beside its runs.
 fn one_recipe_with_out() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let (dir, base) = one_recipe();
@@ -671,14 +683,10 @@ fn finish_tail_branches_every_finish_with_its_adam_kept_then_scores_and_returns_
         text(&out)
     );
     // r0/best: one of the tail's two checkpoints (its end or kept step 12), by their scores.
-    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
-    let chosen = products
-        .lines()
-        .find_map(|l| l.strip_prefix("r0/best: "))
-        .unwrap_or_else(|| panic!("no choice in {products}"));
+    let (products, chosen) = product_choice(&base);
     let tail_checkpoints = [tailed.join("checkpoint"), tailed.join("kept/step-00000012")];
     assert!(
-        tail_checkpoints.iter().any(|c| Path::new(chosen) == c),
+        tail_checkpoints.iter().any(|c| Path::new(&chosen) == c),
         "{chosen} is not one of the tail's checkpoints: {products}"
     );
     assert!(products.contains("(1 seeds)  <- chosen"), "{products}");
@@ -741,13 +749,9 @@ fn finishes_none_tails_straight_from_phase_two_two_tails_side_by_side() {
         let n = summary.lines().filter(|l| l.contains(name)).count();
         assert_eq!(n, times, "{name}: {summary}");
     }
-    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
-    let chosen = products
-        .lines()
-        .find_map(|l| l.strip_prefix("r0/best: "))
-        .unwrap_or_else(|| panic!("no choice in {products}"));
+    let (products, chosen) = product_choice(&base);
     assert!(
-        tails.iter().any(|t| Path::new(chosen).starts_with(t)),
+        tails.iter().any(|t| Path::new(&chosen).starts_with(t)),
         "{chosen} is not a tail's: {products}"
     );
     assert_eq!(products.matches("(1 seeds)").count(), 4, "{products}");
@@ -1068,15 +1072,11 @@ fn space_invaders_recipe_trains_finishes_tails_and_returns_the_validation_choice
         assert_eq!(step_of(&run), 12, "{tail}: {}", text(&out));
     }
     // The product: one of the tails' checkpoints, chosen on the validation seed.
-    let products = std::fs::read_to_string(base.join("products.txt")).unwrap();
-    let chosen = products
-        .lines()
-        .find_map(|l| l.strip_prefix("r0/best: "))
-        .unwrap_or_else(|| panic!("no choice in {products}"));
+    let (products, chosen) = product_choice(&base);
     assert!(
         ["f_h", "f_d"]
             .iter()
-            .any(|t| Path::new(chosen).starts_with(base.join("r0/finish").join(t))),
+            .any(|t| Path::new(&chosen).starts_with(base.join("r0/finish").join(t))),
         "{chosen} is not a tail's: {products}"
     );
     // Training's logs, the finish's, and the product's weights (WEIGHTS empty: every rG/best).
