@@ -24,7 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 train_secs=${1:-1510}
 finish_secs=${2:-170}
-configs=scripts/cuda
+configs=$here  # the configs lie beside this script
 export REFINE_STEP=${REFINE_STEP:-4100} STEPS=${STEPS:-20000} RECIPES=${RECIPES:-301/305}
 export CONFIG2=${CONFIG2:-$configs/space_invaders_gpu_b64_stage2_topcrops_maxw.toml}
 export FINISHES=${FINISHES:-f=$configs/space_invaders_gpu_b64_stage2_topcrops_maxw.toml}
