@@ -40,6 +40,16 @@ fn run_script(script: &str, vars: &[(&str, &str)]) -> Output {
     cmd.output().expect("run bash")
 }
 
+/// A new temporary directory (alive while held) with a recipe's RUN_ROOT_BASE path in it and an
+/// empty output folder (the GPU machine's `OUT`) beside it.
+fn run_dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("rpg");
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    (dir, base, out_dir)
+}
+
 /// The step of the checkpoint in `run` (0 if none).
 fn step_of(run: &Path) -> u64 {
     std::fs::read_to_string(run.join("checkpoint/state.json"))
@@ -309,10 +319,7 @@ fn per_gpu_recipes_start_again_with_their_spare_seeds_once() {
 
 #[test]
 fn per_gpu_recipes_from_gpu_offset_return_the_winners_named_in_weights() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("rpg");
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir(&out_dir).unwrap();
+    let (dir, base, out_dir) = run_dirs();
     // GPU_OFFSET 2: the only recipe is GPU 2's, r2 (a second build's recipes beside r0, r1).
     let vars = [
         ("RECIPES", "1,2"),
@@ -1036,10 +1043,7 @@ fn pick_product_takes_the_best_mota_within_the_count_bound_on_shared_seeds() {
 
 #[test]
 fn space_invaders_recipe_trains_finishes_tails_and_returns_the_validation_choice() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("rpg");
-    let out_dir = dir.path().join("out");
-    std::fs::create_dir(&out_dir).unwrap();
+    let (_dir, base, out_dir) = run_dirs();
     let smoke = repo().join("envs/smoke.toml");
     let finishes = format!("f={}", smoke.display());
     let tails = format!("h={0} d={0}", smoke.display());
