@@ -137,6 +137,10 @@ fn deserialize(path: &Path, bytes: &[u8]) -> Result<HashMap<String, Tensor>> {
         let dtype = match view.dtype() {
             Dtype::F32 => DType::F32,
             Dtype::F64 => DType::F64,
+            // Half-precision weights (shipped encoders, `models/`): cast to each variable's
+            // dtype by `load_checkpoint`.
+            Dtype::F16 => DType::F16,
+            Dtype::BF16 => DType::BF16,
             Dtype::I64 => DType::I64,
             Dtype::U32 => DType::U32,
             Dtype::U8 => DType::U8,
