@@ -13,7 +13,7 @@
 //! - [`nn`]: building blocks (MLP, GRU, backbone, glimpse sampler, sprite renderer, distributions).
 //! - [`train`]: Adam, checkpoints, curriculum and early stopping, clip sources.
 //! - [`wrapper`]: the object-centric wrapper — envs whose observations come out of a trained
-//!   SILOT encoder as fixed-K object sets.
+//!   SILOT encoder as fixed-K object sets; [`models`]: the shipped encoders, found by name.
 //! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp (and its
 //!   threshold search).
 //! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
@@ -26,6 +26,7 @@ pub mod env;
 pub mod error;
 pub mod eval;
 pub mod model;
+pub mod models;
 pub mod nn;
 pub mod profile;
 pub mod rng;

@@ -13,6 +13,7 @@ mod model_gradients;
 mod model_train;
 mod model_util;
 mod recipe_scripts;
+mod shipped_models;
 mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;

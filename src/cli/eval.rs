@@ -28,7 +28,8 @@ pub struct TrackerArgs {
     /// The tracker to score.
     #[arg(long, value_enum, default_value_t = TrackerKind::Conncomp)]
     pub tracker: TrackerKind,
-    /// Run directory of a trained SILOT model (for `--tracker silot`).
+    /// Run directory of a trained SILOT model (for `--tracker silot`), or the name of a shipped
+    /// one (`space_invaders`: `models/space_invaders/`).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Device for model trackers.
@@ -97,7 +98,8 @@ pub fn make_tracker(
                 )
             })?;
             let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
-            let tracker = SilotTracker::load(dir, &device, seed)?;
+            let dir = crate::models::resolve(dir)?;
+            let tracker = SilotTracker::load(&dir, &device, seed)?;
             let (path, step) = tracker.checkpoint();
             let checkpoint = Some(ReportCheckpoint {
                 path: path.display().to_string(),

@@ -8,6 +8,7 @@ mod envs;
 mod eval;
 mod label;
 mod observe;
+mod plot;
 mod render;
 mod rollout;
 mod train;
@@ -46,6 +47,8 @@ pub enum Command {
     /// Run envs through a trained SILOT encoder (the object-centric wrapper) with a random
     /// policy: throughput, and the object sets as JSON lines.
     Observe(observe::ObserveArgs),
+    /// Draw a run's training curves (`RUN/metrics.jsonl`) as `RUN/curves.png`.
+    Plot(plot::PlotArgs),
 }
 
 /// Parse arguments, run, and turn errors into a message and exit code 1.
@@ -61,6 +64,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Render(a) => render::run(a),
         Command::Train(a) => train::run_cli(a),
         Command::Observe(a) => observe::run(a),
+        Command::Plot(a) => plot::run(a),
         Command::BaselineSearch(a) => baseline_search::run(a),
     };
     match result {

@@ -23,7 +23,8 @@ pub struct ObserveArgs {
     /// games use the paper's frame preset, as in training).
     #[arg(long)]
     pub env: String,
-    /// Run directory of a trained SILOT model (`silot train --out`).
+    /// Run directory of a trained SILOT model (`silot train --out`), or the name of a shipped
+    /// one (`space_invaders`: `models/space_invaders/`).
     #[arg(long)]
     pub checkpoint: PathBuf,
     /// Envs stepped together (one batched model step per vector step).
@@ -76,7 +77,7 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     );
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
     let device = open_inference(a.device, a.tf32, a.half_backbone)?;
-    let encoder = ObjectEncoder::load(&a.checkpoint, &device, a.seed)?;
+    let encoder = ObjectEncoder::load(&crate::models::resolve(&a.checkpoint)?, &device, a.seed)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(a.envs));
     let spec = cfg.env.clone();
     let venv = VectorEnv::new(move |_| registry::make_from_spec(&spec), a.envs, threads)?;

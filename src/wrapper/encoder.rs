@@ -50,6 +50,13 @@ impl ObjectEncoder {
         Ok(Self::from_model(t.model, t.varmap, t.cfg, device, seed))
     }
 
+    /// A shipped encoder by name (`"space_invaders"`: `models/space_invaders/`, see
+    /// [`crate::models`]), or a run or checkpoint directory, its files checked against its
+    /// manifest; otherwise as [`Self::load`].
+    pub fn load_named(name: &str, device: &Device, seed: u64) -> Result<Self> {
+        Self::load(&crate::models::resolve(Path::new(name))?, device, seed)
+    }
+
     /// An encoder around a model already built on `device` (e.g. fresh from
     /// [`Silot::build`] in tests); `varmap` holds its parameters.
     pub fn from_model(

@@ -1,0 +1,509 @@
+//! `silot plot`: training curves of a run (`RUN/metrics.jsonl`) as one PNG (`RUN/curves.png`).
+//!
+//! Six panels against the global step: the training loss (total and reconstruction), the KL
+//! terms, the validation loss (early-stopping score), objects per frame, box sizes and
+//! overlapping pairs (the label-free presence statistics of validation lines, on crops and on
+//! full frames). Raw training values are drawn faint with a running mean over them. Drawn with
+//! the `image` crate and a built-in 5×7 font: no plotting library, no font files.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use image::{Rgb, RgbImage};
+use serde_json::Value;
+
+/// Arguments of `silot plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// Run directory (reads `RUN/metrics.jsonl`) or a metrics file.
+    pub run: PathBuf,
+    /// Output PNG (default `curves.png` beside the metrics file).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Draw the curves.
+pub fn run(a: PlotArgs) -> anyhow::Result<()> {
+    let metrics = if a.run.is_dir() {
+        a.run.join("metrics.jsonl")
+    } else {
+        a.run.clone()
+    };
+    let out = a.out.unwrap_or_else(|| {
+        metrics
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join("curves.png")
+    });
+    let n = plot_metrics(&metrics, &out)?;
+    println!("wrote {} ({n} metrics lines)", out.display());
+    Ok(())
+}
+
+const WIDTH: u32 = 1200;
+const PANEL_H: u32 = 300;
+const COLS: u32 = 2;
+const ROWS: u32 = 3;
+const MARGIN_L: u32 = 110;
+const MARGIN_R: u32 = 16;
+const MARGIN_T: u32 = 52;
+const MARGIN_B: u32 = 34;
+const PALETTE: [[u8; 3]; 6] = [
+    [31, 119, 180],
+    [255, 127, 14],
+    [44, 160, 44],
+    [214, 39, 40],
+    [148, 103, 189],
+    [140, 86, 75],
+];
+
+/// One panel: a title and its series, each `(label, kind, key path)` (`kind`: `"train"` or
+/// `"val"`; a key path of nested objects joined by `.`).
+struct Panel {
+    title: &'static str,
+    series: &'static [(&'static str, &'static str, &'static str)],
+}
+
+const PANELS: [Panel; 6] = [
+    Panel {
+        title: "training loss (negative ELBO)",
+        series: &[
+            ("total", "train", "total"),
+            ("reconstruction", "train", "reconstruction"),
+        ],
+    },
+    Panel {
+        title: "training KL terms",
+        series: &[
+            ("prop", "train", "prop_kl"),
+            ("disc", "train", "disc_kl"),
+            ("learned", "train", "learned_kl"),
+            ("learned pres", "train", "learned_pres_kl"),
+            ("count prior", "train", "count_prior_kl"),
+        ],
+    },
+    Panel {
+        title: "validation",
+        series: &[
+            ("score", "val", "score"),
+            ("total", "val", "total"),
+            ("reconstruction", "val", "reconstruction"),
+        ],
+    },
+    Panel {
+        title: "objects per frame (val, pres > 0.5)",
+        series: &[
+            ("crops", "val", "objects_per_frame"),
+            ("full frames", "val", "full_frame.objects_per_frame"),
+        ],
+    },
+    Panel {
+        title: "box size px (val)",
+        series: &[
+            ("height", "val", "box_height_px"),
+            ("width", "val", "box_width_px"),
+            ("full height", "val", "full_frame.box_height_px"),
+            ("full width", "val", "full_frame.box_width_px"),
+        ],
+    },
+    Panel {
+        title: "overlapping pairs per frame (val, iou > 0.5)",
+        series: &[
+            ("crops", "val", "overlapping_pairs_per_frame"),
+            (
+                "full frames",
+                "val",
+                "full_frame.overlapping_pairs_per_frame",
+            ),
+        ],
+    },
+];
+
+/// Reads `metrics` (JSON lines) and writes the curves to `out`; returns the number of lines
+/// read. Lines that do not parse (a line cut short by a crash) are skipped.
+pub fn plot_metrics(metrics: &Path, out: &Path) -> crate::Result<usize> {
+    let text = std::fs::read_to_string(metrics).map_err(|e| crate::Error::io(metrics, e))?;
+    let lines: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    if lines.is_empty() {
+        return Err(crate::Error::CorruptData {
+            path: metrics.to_path_buf(),
+            msg: "no metrics lines (JSON objects) in it; has the run logged a step yet?".into(),
+        });
+    }
+    let img = draw(&lines);
+    let png = crate::viz::encode_png(&img)?;
+    crate::util::write_atomic(out, &png)?;
+    Ok(lines.len())
+}
+
+fn lookup(v: &Value, path: &str) -> Option<f64> {
+    path.split('.')
+        .try_fold(v, |v, k| v.get(k))
+        .and_then(Value::as_f64)
+        .filter(|x| x.is_finite())
+}
+
+/// The `(step, value)` points of one series, by step.
+fn series(lines: &[Value], kind: &str, key: &str) -> Vec<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = lines
+        .iter()
+        .filter(|l| l.get("kind").and_then(Value::as_str) == Some(kind))
+        .filter_map(|l| Some((l.get("step")?.as_f64()?, lookup(l, key)?)))
+        .collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    pts
+}
+
+/// Running mean over a centred window (about 1/50 of the points).
+fn smooth(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let half = pts.len() / 100;
+    if half == 0 {
+        return pts.to_vec();
+    }
+    (0..pts.len())
+        .map(|i| {
+            let w = &pts[i.saturating_sub(half)..(i + half + 1).min(pts.len())];
+            (
+                pts[i].0,
+                w.iter().map(|p| p.1).sum::<f64>() / w.len() as f64,
+            )
+        })
+        .collect()
+}
+
+fn draw(lines: &[Value]) -> RgbImage {
+    let mut img = RgbImage::from_pixel(WIDTH, PANEL_H * ROWS, Rgb([255, 255, 255]));
+    let steps: Vec<f64> = lines
+        .iter()
+        .filter_map(|l| l.get("step")?.as_f64())
+        .collect();
+    let x_range = range(steps.iter().copied());
+    for (i, panel) in PANELS.iter().enumerate() {
+        let (col, row) = (i as u32 % COLS, i as u32 / COLS);
+        let origin = (col * WIDTH / COLS, row * PANEL_H);
+        draw_panel(&mut img, origin, panel, lines, x_range);
+    }
+    img
+}
+
+fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    if !lo.is_finite() {
+        (0.0, 1.0)
+    } else if hi - lo < 1e-12 * hi.abs().max(1.0) {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo, hi)
+    }
+}
+
+fn draw_panel(
+    img: &mut RgbImage,
+    (ox, oy): (u32, u32),
+    panel: &Panel,
+    lines: &[Value],
+    (x0, x1): (f64, f64),
+) {
+    let w = WIDTH / COLS;
+    let (left, right) = (ox + MARGIN_L, ox + w - MARGIN_R);
+    let (top, bottom) = (oy + MARGIN_T, oy + PANEL_H - MARGIN_B);
+    let grey = Rgb([120, 120, 120]);
+    text(img, ox + 12, oy + 8, panel.title, Rgb([0, 0, 0]), 2);
+    let data: Vec<Vec<(f64, f64)>> = panel
+        .series
+        .iter()
+        .map(|(_, kind, key)| series(lines, kind, key))
+        .collect();
+    // Legend under the title, series that have data only.
+    let mut lx = ox + 12;
+    for (si, ((label, _, _), pts)) in panel.series.iter().zip(&data).enumerate() {
+        if pts.is_empty() {
+            continue;
+        }
+        let c = Rgb(PALETTE[si % PALETTE.len()]);
+        for dx in 0..14 {
+            for dy in 0..3 {
+                put(img, lx + dx, oy + 32 + dy, c);
+            }
+        }
+        text(img, lx + 18, oy + 28, label, c, 1);
+        lx += 18 + 6 * label.len() as u32 + 14;
+    }
+    // Axes box.
+    for x in left..=right {
+        put(img, x, top, grey);
+        put(img, x, bottom, grey);
+    }
+    for y in top..=bottom {
+        put(img, left, y, grey);
+        put(img, right, y, grey);
+    }
+    if data.iter().all(Vec::is_empty) {
+        text(img, left + 20, (top + bottom) / 2, "no data", grey, 2);
+        return;
+    }
+    let (y0, y1) = range(data.iter().flatten().map(|p| p.1));
+    let pad = (y1 - y0) * 0.05;
+    // Padded, but not below zero for values that never are.
+    let (y0, y1) = (
+        if y0 >= 0.0 {
+            (y0 - pad).max(0.0)
+        } else {
+            y0 - pad
+        },
+        y1 + pad,
+    );
+    // Y ticks: bottom, middle, top; x ticks: first and last step.
+    for (frac, v) in [(0.0, y0), (0.5, (y0 + y1) / 2.0), (1.0, y1)] {
+        let y = bottom - ((bottom - top) as f64 * frac).round() as u32;
+        let label = number(v);
+        let tx = left.saturating_sub(8 + 6 * label.len() as u32);
+        text(img, tx, y.saturating_sub(3), &label, grey, 1);
+        for x in left..left + 5 {
+            put(img, x, y, grey);
+        }
+    }
+    text(img, left, bottom + 8, &number(x0), grey, 1);
+    let last = number(x1);
+    text(
+        img,
+        right - 6 * last.len() as u32,
+        bottom + 8,
+        &last,
+        grey,
+        1,
+    );
+    text(img, (left + right) / 2 - 12, bottom + 20, "step", grey, 1);
+    let to_px = |(x, y): (f64, f64)| -> (f64, f64) {
+        let fx = if x1 > x0 { (x - x0) / (x1 - x0) } else { 0.5 };
+        (
+            left as f64 + fx * (right - left) as f64,
+            bottom as f64 - (y - y0) / (y1 - y0) * (bottom - top) as f64,
+        )
+    };
+    for (si, ((_, kind, _), pts)) in panel.series.iter().zip(&data).enumerate() {
+        let c = PALETTE[si % PALETTE.len()];
+        let noisy = *kind == "train" && pts.len() > 100;
+        if noisy {
+            let faint = Rgb(c.map(|v| ((v as u16 + 2 * 255) / 3) as u8));
+            polyline(img, pts.iter().map(|&p| to_px(p)), faint);
+            polyline(img, smooth(pts).into_iter().map(to_px), Rgb(c));
+        } else {
+            polyline(img, pts.iter().map(|&p| to_px(p)), Rgb(c));
+            if pts.len() <= 40 {
+                for &p in pts {
+                    let (x, y) = to_px(p);
+                    for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        put_f(img, x + dx as f64, y + dy as f64, Rgb(c));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A compact label: about 3 significant digits, exponent form for very large or small values.
+fn number(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-2..1e5).contains(&a) {
+        return format!("{v:.2e}");
+    }
+    let decimals = match a {
+        a if a >= 100.0 => 0,
+        a if a >= 10.0 => 1,
+        a if a >= 1.0 => 2,
+        _ => 3,
+    };
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &s
+    };
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+fn put(img: &mut RgbImage, x: u32, y: u32, c: Rgb<u8>) {
+    if x < img.width() && y < img.height() {
+        img.put_pixel(x, y, c);
+    }
+}
+
+fn put_f(img: &mut RgbImage, x: f64, y: f64, c: Rgb<u8>) {
+    if x >= 0.0 && y >= 0.0 {
+        put(img, x.round() as u32, y.round() as u32, c);
+    }
+}
+
+fn polyline(img: &mut RgbImage, pts: impl Iterator<Item = (f64, f64)>, c: Rgb<u8>) {
+    let mut prev: Option<(f64, f64)> = None;
+    for p in pts {
+        if let Some(q) = prev {
+            let n = (p.0 - q.0).abs().max((p.1 - q.1).abs()).ceil().max(1.0) as usize;
+            for i in 0..=n {
+                let t = i as f64 / n as f64;
+                put_f(img, q.0 + t * (p.0 - q.0), q.1 + t * (p.1 - q.1), c);
+            }
+        } else {
+            put_f(img, p.0, p.1, c);
+        }
+        prev = Some(p);
+    }
+}
+
+/// Draws `s` with the 5×7 font at `(x, y)` (top left), each font pixel `scale`² pixels;
+/// letters are drawn as capitals, characters the font lacks as blanks.
+fn text(img: &mut RgbImage, x: u32, y: u32, s: &str, c: Rgb<u8>, scale: u32) {
+    for (i, ch) in s.chars().enumerate() {
+        let rows = glyph(ch.to_ascii_uppercase());
+        let gx = x + i as u32 * 6 * scale;
+        for (r, bits) in rows.iter().enumerate() {
+            for col in 0..5u32 {
+                if bits & (0x10 >> col) != 0 {
+                    for dy in 0..scale {
+                        for dx in 0..scale {
+                            put(img, gx + col * scale + dx, y + r as u32 * scale + dy, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// 5×7 glyphs (rows top to bottom, bit 4 the leftmost column), after the HD44780 character set.
+fn glyph(c: char) -> [u8; 7] {
+    match c {
+        '0' => [0x0E, 0x11, 0x13, 0x15, 0x19, 0x11, 0x0E],
+        '1' => [0x04, 0x0C, 0x04, 0x04, 0x04, 0x04, 0x0E],
+        '2' => [0x0E, 0x11, 0x01, 0x02, 0x04, 0x08, 0x1F],
+        '3' => [0x1F, 0x02, 0x04, 0x02, 0x01, 0x11, 0x0E],
+        '4' => [0x02, 0x06, 0x0A, 0x12, 0x1F, 0x02, 0x02],
+        '5' => [0x1F, 0x10, 0x1E, 0x01, 0x01, 0x11, 0x0E],
+        '6' => [0x06, 0x08, 0x10, 0x1E, 0x11, 0x11, 0x0E],
+        '7' => [0x1F, 0x01, 0x02, 0x04, 0x08, 0x08, 0x08],
+        '8' => [0x0E, 0x11, 0x11, 0x0E, 0x11, 0x11, 0x0E],
+        '9' => [0x0E, 0x11, 0x11, 0x0F, 0x01, 0x02, 0x0C],
+        'A' => [0x0E, 0x11, 0x11, 0x11, 0x1F, 0x11, 0x11],
+        'B' => [0x1E, 0x11, 0x11, 0x1E, 0x11, 0x11, 0x1E],
+        'C' => [0x0E, 0x11, 0x10, 0x10, 0x10, 0x11, 0x0E],
+        'D' => [0x1C, 0x12, 0x11, 0x11, 0x11, 0x12, 0x1C],
+        'E' => [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x1F],
+        'F' => [0x1F, 0x10, 0x10, 0x1E, 0x10, 0x10, 0x10],
+        'G' => [0x0E, 0x11, 0x10, 0x17, 0x11, 0x11, 0x0F],
+        'H' => [0x11, 0x11, 0x11, 0x1F, 0x11, 0x11, 0x11],
+        'I' => [0x0E, 0x04, 0x04, 0x04, 0x04, 0x04, 0x0E],
+        'J' => [0x07, 0x02, 0x02, 0x02, 0x02, 0x12, 0x0C],
+        'K' => [0x11, 0x12, 0x14, 0x18, 0x14, 0x12, 0x11],
+        'L' => [0x10, 0x10, 0x10, 0x10, 0x10, 0x10, 0x1F],
+        'M' => [0x11, 0x1B, 0x15, 0x15, 0x11, 0x11, 0x11],
+        'N' => [0x11, 0x11, 0x19, 0x15, 0x13, 0x11, 0x11],
+        'O' => [0x0E, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E],
+        'P' => [0x1E, 0x11, 0x11, 0x1E, 0x10, 0x10, 0x10],
+        'Q' => [0x0E, 0x11, 0x11, 0x11, 0x15, 0x12, 0x0D],
+        'R' => [0x1E, 0x11, 0x11, 0x1E, 0x14, 0x12, 0x11],
+        'S' => [0x0F, 0x10, 0x10, 0x0E, 0x01, 0x01, 0x1E],
+        'T' => [0x1F, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04],
+        'U' => [0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x0E],
+        'V' => [0x11, 0x11, 0x11, 0x11, 0x11, 0x0A, 0x04],
+        'W' => [0x11, 0x11, 0x11, 0x15, 0x15, 0x15, 0x0A],
+        'X' => [0x11, 0x11, 0x0A, 0x04, 0x0A, 0x11, 0x11],
+        'Y' => [0x11, 0x11, 0x11, 0x0A, 0x04, 0x04, 0x04],
+        'Z' => [0x1F, 0x01, 0x02, 0x04, 0x08, 0x10, 0x1F],
+        '.' => [0, 0, 0, 0, 0, 0x0C, 0x0C],
+        ',' => [0, 0, 0, 0, 0x0C, 0x04, 0x08],
+        ':' => [0, 0x0C, 0x0C, 0, 0x0C, 0x0C, 0],
+        '-' => [0, 0, 0, 0x1F, 0, 0, 0],
+        '+' => [0, 0x04, 0x04, 0x1F, 0x04, 0x04, 0],
+        '_' => [0, 0, 0, 0, 0, 0, 0x1F],
+        '=' => [0, 0, 0x1F, 0, 0x1F, 0, 0],
+        '/' => [0, 0x01, 0x02, 0x04, 0x08, 0x10, 0],
+        '(' => [0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02],
+        ')' => [0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08],
+        '>' => [0x08, 0x04, 0x02, 0x01, 0x02, 0x04, 0x08],
+        '<' => [0x02, 0x04, 0x08, 0x10, 0x08, 0x04, 0x02],
+        _ => [0; 7],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const METRICS: &str = r#"{"kind":"train","step":10,"stage":0,"stage_step":10,"lr":0.0001,"n_frames":2,"grad_norm":5.0,"count_prior_log_odds":9.2,"time_s":1.0,"reconstruction":900.0,"prop_kl":1.0,"disc_kl":20.0,"learned_kl":3.0,"learned_pres_kl":0.5,"count_prior_kl":7.0,"total":931.5}
+{"kind":"train","step":20,"stage":0,"stage_step":20,"lr":0.0001,"n_frames":2,"grad_norm":4.0,"count_prior_log_odds":9.2,"time_s":2.0,"reconstruction":700.0,"prop_kl":2.0,"disc_kl":25.0,"learned_kl":3.5,"learned_pres_kl":0.4,"count_prior_kl":6.0,"total":736.9}
+{"kind":"val","step":20,"stage":0,"stage_step":20,"lr":0.0001,"n_frames":8,"grad_norm":0.0,"count_prior_log_odds":9.2,"time_s":2.5,"objects_per_frame":3.5,"box_height_px":10.0,"box_width_px":8.0,"overlapping_pairs_per_frame":0.25,"full_frame":{"objects_per_frame":30.0,"box_height_px":11.0,"box_width_px":9.0,"overlapping_pairs_per_frame":1.0},"score":750.0,"reconstruction":750.0,"prop_kl":2.0,"disc_kl":25.0,"learned_kl":3.5,"learned_pres_kl":0.4,"count_prior_kl":6.0,"total":786.9}
+{"kind":"train","step":30,"stage":1,"stage_step":0,"lr":0.00003,"n_fr
+"#;
+
+    #[test]
+    fn plots_a_small_metrics_file_and_skips_a_cut_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = dir.path().join("metrics.jsonl");
+        std::fs::write(&metrics, METRICS).unwrap();
+        run(PlotArgs {
+            run: dir.path().to_path_buf(),
+            out: None,
+        })
+        .unwrap();
+        let img = image::open(dir.path().join("curves.png"))
+            .unwrap()
+            .to_rgb8();
+        assert_eq!(img.dimensions(), (WIDTH, PANEL_H * ROWS));
+        // Every panel has coloured pixels (its series) inside its axes box.
+        for i in 0..PANELS.len() as u32 {
+            let (ox, oy) = (i % COLS * WIDTH / COLS, i / COLS * PANEL_H);
+            let coloured = (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
+                .flat_map(|x| (oy + MARGIN_T + 1..oy + PANEL_H - MARGIN_B).map(move |y| (x, y)))
+                .filter(|&(x, y)| {
+                    let p = img.get_pixel(x, y).0;
+                    p.iter().max().unwrap() - p.iter().min().unwrap() > 60
+                })
+                .count();
+            assert!(coloured > 20, "panel {i}: {coloured} coloured pixels");
+        }
+        assert!(series(&[], "train", "total").is_empty());
+        let lines: Vec<Value> = METRICS
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(
+            series(&lines, "val", "full_frame.objects_per_frame"),
+            vec![(20.0, 30.0)]
+        );
+        assert_eq!(
+            series(&lines, "train", "total"),
+            vec![(10.0, 931.5), (20.0, 736.9)]
+        );
+    }
+
+    #[test]
+    fn an_empty_file_is_an_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let metrics = dir.path().join("metrics.jsonl");
+        std::fs::write(&metrics, "\n").unwrap();
+        let e = plot_metrics(&metrics, &dir.path().join("c.png")).unwrap_err();
+        assert!(e.to_string().contains("metrics.jsonl"), "{e}");
+    }
+
+    #[test]
+    fn numbers_are_compact() {
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(1.25), "1.25");
+        assert_eq!(number(64.518), "64.5");
+        assert_eq!(number(100.0), "100");
+        assert_eq!(number(7407.47), "7407");
+        assert_eq!(number(316489.0), "3.16e5");
+        assert_eq!(number(0.001), "1.00e-3");
+    }
+}
