@@ -84,9 +84,12 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     let n_actions = venv.single_action_space().n().unwrap_or(1);
     let mut env = ObjectCentricVecEnv::new(venv, encoder)?;
     let mut out = match &a.json {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| crate::Error::io(p, e))?,
-        )),
+        Some(p) => Some(std::io::BufWriter::new({
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| crate::Error::io(dir, e))?;
+            }
+            std::fs::File::create(p).map_err(|e| crate::Error::io(p, e))?
+        })),
         None => None,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
