@@ -71,13 +71,14 @@ pub enum Error {
     /// Emulator failure.
     #[error("ALE: {0}")]
     Ale(String),
-    /// I/O error with the path involved.
-    #[error("{path}: {source}")]
+    /// I/O error with the path involved. The OS error is part of the message, not a separate
+    /// source, so that a printed chain (`{:#}`) does not repeat it.
+    #[error("{}: {cause}", path.display())]
     Io {
         /// The path being read or written.
         path: PathBuf,
         /// The underlying error.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A sub-env of a vector env failed (the other sub-envs completed the call).
     #[error("sub-env {index} of the vector env: {source}")]
@@ -97,10 +98,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// Wrap an I/O error with the path it concerns.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, cause: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
-            source,
+            cause,
         }
     }
 }

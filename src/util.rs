@@ -1,4 +1,4 @@
-//! Small shared helpers: atomic file writes.
+//! Small shared helpers: atomic file writes, output-path checks.
 
 use std::io::Write;
 use std::path::Path;
@@ -18,11 +18,91 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "file".into());
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    f.write_all(bytes).map_err(|e| Error::io(&tmp, e))?;
-    f.sync_all().map_err(|e| Error::io(&tmp, e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    // Errors name `path`, the file the caller asked for, not the temp file.
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+/// Whether `path` is a directory with at least one entry (`false` if it does not exist).
+pub fn is_non_empty_dir(path: &Path) -> Result<bool> {
+    match std::fs::read_dir(path) {
+        Ok(mut entries) => Ok(entries.next().is_some()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Ok(true),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Checks, before any work, that an output file can be written at `path`: its folder exists
+/// or can be made, and a file can be created there (a probe, removed again); `path` itself must
+/// not be a directory. Errors name `path` and the flag that gave it.
+pub fn check_output_file(path: &Path, flag: &str) -> Result<()> {
+    if path.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{flag} `{}` is a directory; give a file path",
+            path.display()
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    check_writable_dir(dir, path, flag)
+}
+
+/// Checks, before any work, that the output directory `path` can be made (or written into):
+/// its nearest existing ancestor is a writable directory. Errors name `path` and `flag`.
+pub fn check_output_dir(path: &Path, flag: &str) -> Result<()> {
+    if path.exists() && !path.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{flag} `{}` is a file, not a directory",
+            path.display()
+        )));
+    }
+    let mut dir = path;
+    while !dir.exists() {
+        match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(p) => dir = p,
+            None => {
+                dir = Path::new(".");
+                break;
+            }
+        }
+    }
+    check_writable_dir(dir, path, flag)
+}
+
+/// A probe file in the existing directory `dir` (created if missing) for the output `path`.
+fn check_writable_dir(dir: &Path, path: &Path, flag: &str) -> Result<()> {
+    let cannot = |e: std::io::Error| {
+        Error::Invalid(format!(
+            "{flag} `{}` cannot be written: {e}",
+            path.display()
+        ))
+    };
+    if !dir.is_dir() {
+        if dir.exists() {
+            return Err(Error::Invalid(format!(
+                "{flag} `{}` cannot be written: `{}` is not a directory",
+                path.display(),
+                dir.display()
+            )));
+        }
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    let probe = dir.join(format!(".silot-write-probe{}", std::process::id()));
+    std::fs::File::create(&probe).map_err(cannot)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -35,5 +115,30 @@ mod tests {
         super::write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(p.parent().unwrap()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn output_checks_name_the_path_and_flag() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f.txt");
+        std::fs::write(&file, "x").unwrap();
+        super::check_output_file(&dir.path().join("new/out.json"), "--json").unwrap();
+        super::check_output_dir(&dir.path().join("a/b"), "--out").unwrap();
+        let err = super::check_output_file(dir.path(), "--json").unwrap_err();
+        assert!(err.to_string().contains("is a directory"), "{err}");
+        let under_file = file.join("out.json");
+        let err = super::check_output_file(&under_file, "--json").unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with("--json `") && msg.contains("f.txt/out.json"),
+            "{msg}"
+        );
+        let err = super::check_output_dir(&file, "--out").unwrap_err();
+        assert!(err.to_string().contains("is a file"), "{err}");
+        assert!(!super::is_non_empty_dir(&dir.path().join("none")).unwrap());
+        assert!(super::is_non_empty_dir(dir.path()).unwrap());
+        // No probe files are left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 }

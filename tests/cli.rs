@@ -957,3 +957,260 @@ fn log_lines_of_several_seeds_name_their_seed_in_plain_text() {
     }
     assert!(!stderr.contains('\u{1b}'), "{stderr}");
 }
+
+/// `envs/smoke.toml` with `edits` (pairs of text to replace) written to `dir/name`.
+fn smoke_variant(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf {
+    let mut text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("envs/smoke.toml"))
+            .unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn eval_scores_the_latest_checkpoint_unless_best_and_refuses_another_env() {
+    let dir = tempfile::tempdir().unwrap();
+    // Validation at step 2 is eligible: best/ is step 2, the latest checkpoint step 3.
+    let cfg = smoke_variant(
+        dir.path(),
+        "smoke.toml",
+        &[
+            ("patience_start = 20", "patience_start = 2"),
+            ("eval_every = 10", "eval_every = 2"),
+        ],
+    );
+    let other = smoke_variant(
+        dir.path(),
+        "other.toml",
+        &[("id = \"smoke\"", "id = \"other\"")],
+    );
+    let run = dir.path().join("run");
+    for steps in ["2", "3"] {
+        silot_ok(&[
+            "train",
+            "--config",
+            arg(&cfg),
+            "--out",
+            arg(&run),
+            "--steps",
+            steps,
+        ]);
+    }
+    let eval = |env: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--env",
+            arg(env),
+            "--tracker",
+            "silot",
+            "--clips",
+            "1",
+        ];
+        args.extend_from_slice(&["--checkpoint", arg(&run)]);
+        args.extend_from_slice(extra);
+        silot(&args)
+    };
+    let (ok, latest, stderr) = eval(&cfg, &[]);
+    assert!(ok, "{stderr}");
+    let ckpt = run.join("checkpoint").display().to_string();
+    assert!(
+        latest.contains(&format!("checkpoint {ckpt} (step 3)")),
+        "{latest}"
+    );
+    let (ok, best, stderr) = eval(&cfg, &["--best"]);
+    assert!(ok, "{stderr}");
+    let best_dir = run.join("best").display().to_string();
+    assert!(
+        best.contains(&format!("checkpoint {best_dir} (step 2)")),
+        "{best}"
+    );
+    // Another env (here only its id differs): refused, naming both, unless asked for.
+    let (ok, _, stderr) = eval(&other, &[]);
+    assert!(!ok, "{stderr}");
+    for needle in [
+        "trained on `smoke`",
+        "used on `other`",
+        "--allow-env-mismatch",
+    ] {
+        assert!(stderr.contains(needle), "{stderr}");
+    }
+    let (ok, _, stderr) = eval(&other, &["--allow-env-mismatch"]);
+    assert!(ok, "{stderr}");
+    silot_err(
+        &[
+            "observe",
+            "--env",
+            arg(&other),
+            "--checkpoint",
+            arg(&run),
+            "--steps",
+            "1",
+        ],
+        &["trained on `smoke`", "used on `other`"],
+    );
+    // A dataset of another env for `train --data`: refused, naming both.
+    let ds = dir.path().join("ds");
+    let ds_args = ["--clips", "1", "--frames", "2", "--out", arg(&ds)];
+    silot_ok(&[&["rollout", "--env", arg(&other)][..], &ds_args].concat());
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--data",
+            arg(&ds),
+            "--out",
+            arg(&dir.path().join("d")),
+        ],
+        &[
+            "holds clips of `other`",
+            "trains on `smoke`",
+            "--allow-env-mismatch",
+        ],
+    );
+    // Nothing is destroyed: --overwrite replaces only what the command writes.
+    let notes = run.join("notes.txt");
+    std::fs::write(&notes, "mine").unwrap();
+    let into_run = ["--clips", "1", "--frames", "2", "--out", arg(&run)];
+    silot_err(
+        &[
+            &["rollout", "--env", "smoke"][..],
+            &into_run,
+            &["--overwrite"],
+        ]
+        .concat(),
+        &["not a `silot rollout` dataset"],
+    );
+    silot_err(
+        &[&["rollout", "--env", "smoke"][..], &into_run].concat(),
+        &["--overwrite"],
+    );
+    let latest_ckpt = run.join("checkpoint");
+    silot_err(
+        &[
+            "average",
+            "--out",
+            arg(&run),
+            arg(&latest_ckpt),
+            "--overwrite",
+        ],
+        &["not a checkpoint directory"],
+    );
+    assert!(notes.exists() && run.join("checkpoint/state.json").exists());
+    let avg = dir.path().join("avg");
+    silot_ok(&["average", "--out", arg(&avg), arg(&latest_ckpt)]);
+    silot_err(
+        &["average", "--out", arg(&avg), arg(&latest_ckpt)],
+        &["--overwrite"],
+    );
+    silot_ok(&[
+        "average",
+        "--out",
+        arg(&avg),
+        arg(&latest_ckpt),
+        "--overwrite",
+    ]);
+    // Training into a folder that is not a run is refused.
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&ds),
+            "--steps",
+            "1",
+        ],
+        &["not a run directory"],
+    );
+}
+
+#[test]
+fn small_holes_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    silot_err(
+        &[
+            "render",
+            "--env",
+            "smoke",
+            "--clips",
+            "0",
+            "--out",
+            arg(&out),
+        ],
+        &["--clips"],
+    );
+    #[cfg(feature = "atari")]
+    silot_err(
+        &["baseline-search", "--env", "space_invaders", "--clips", "1"],
+        &["not Scattered MNIST or Scattered Shapes"],
+    );
+    silot_err(
+        &["baseline-search", "--env", "smoke", "--counts", "abc"],
+        &["--counts `abc`"],
+    );
+    let big = smoke_variant(
+        dir.path(),
+        "big.toml",
+        &[("height = 24", "height = 1000000")],
+    );
+    let ds = dir.path().join("ds");
+    silot_err(
+        &["rollout", "--env", arg(&big), "--out", arg(&ds)],
+        &["larger than the 4096"],
+    );
+    silot_err(
+        &[
+            "rollout",
+            "--env",
+            "smoke",
+            "--frames",
+            "4000000000",
+            "--out",
+            arg(&ds),
+        ],
+        &["--frames 4000000000", "GiB"],
+    );
+    silot_err(
+        &[
+            "rollout",
+            "--env",
+            "smoke",
+            "--frames",
+            "0",
+            "--out",
+            arg(&ds),
+        ],
+        &["--frames"],
+    );
+    // Output paths are checked before any work, and the error names the user's path.
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let under = file.join("labels.jsonl");
+    silot_err(
+        &["label", "--env", "smoke", "--out", arg(&under)],
+        &["--out", arg(&under)],
+    );
+    // An OS error is said once.
+    let missing = dir.path().join("missing");
+    let stderr = silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--data",
+            arg(&missing),
+            "--out",
+            arg(&ds),
+        ],
+        &["missing/meta.json"],
+    );
+    assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
+    assert!(!ds.exists());
+}

@@ -75,6 +75,41 @@ fn experiment_sections_validate() {
 }
 
 #[test]
+fn env_files_hold_the_papers_hyperparameters() {
+    // Each `envs/*.toml` as read from disk and resolved (defaults filled in): every key of the
+    // tables has the paper's value, and the defaults the tables leave out are the paper's too.
+    for (i, name) in EXPERIMENTS.into_iter().enumerate() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("envs")
+            .join(format!("{name}.toml"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cfg = RunConfig::from_toml(&text, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let resolved: toml::Value = cfg.to_toml().unwrap().parse().unwrap();
+        for (section, keys) in [("model", MODEL), ("train", TRAIN)] {
+            for (key, values) in keys {
+                if values[i].is_empty() {
+                    continue;
+                }
+                let want: toml::Value = format!("v = {}", values[i]).parse().unwrap();
+                assert_eq!(
+                    resolved[section].get(*key),
+                    Some(&want["v"]),
+                    "{name}: [{section}] {key}"
+                );
+            }
+        }
+        // Defaults shared by every experiment (the paper's A = 64 and Adam's 1e-4).
+        assert_eq!(cfg.model.n_what, 64, "{name}");
+        assert_eq!(cfg.train.lr, 1e-4, "{name}");
+        // And the file is the experiment the registry serves under that id.
+        let served = silot::env::registry::load_experiment(name).unwrap();
+        assert_eq!(served.env.id, name);
+        assert_eq!(served.run_config(name).unwrap(), cfg, "{name}");
+    }
+}
+
+#[test]
 fn smoke_config_is_valid() {
     let cfg = crate::model_util::smoke_cfg();
     assert_eq!(cfg.model.image_size, [24, 24]);

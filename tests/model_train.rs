@@ -134,6 +134,8 @@ fn cpu_opts(steps: Option<u64>) -> TrainOptions {
         start_stage: None,
         branch_from: None,
         keep_every: None,
+        env: None,
+        allow_env_mismatch: false,
     }
 }
 
@@ -265,6 +267,8 @@ fn reset_optimizer_resumes_without_the_optimizer_file() {
 fn run_writes_run_dir_and_resumes() {
     let mut cfg = smoke_cfg();
     cfg.train.steps = 12;
+    // The validation at step 10 is eligible for best/ (the smoke config's own start is 20).
+    cfg.train.patience_start = 10;
     let dir = tempfile::tempdir().unwrap();
     let opts = |steps| cpu_opts(Some(steps));
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(6)).unwrap();
@@ -272,6 +276,14 @@ fn run_writes_run_dir_and_resumes() {
     for f in ["config.toml", "metrics.jsonl", "checkpoint/state.json"] {
         assert!(dir.path().join(f).exists(), "{f}");
     }
+    // Lines a killed run logged after its checkpoint (step 6) are dropped on resume, with a torn
+    // last line: each step is logged once.
+    let metrics = dir.path().join("metrics.jsonl");
+    let text = std::fs::read_to_string(&metrics).unwrap();
+    let last = text.lines().last().unwrap().to_string();
+    let later = last.replace("\"step\":6", "\"step\":7");
+    assert_ne!(later, last);
+    std::fs::write(&metrics, format!("{text}{later}\n{}", &later[..9])).unwrap();
     let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(12)).unwrap();
     assert_eq!((s.steps, s.steps_this_run), (12, 6));
     // Already at the cap: nothing trained, and the summary says so.
@@ -294,12 +306,125 @@ fn run_writes_run_dir_and_resumes() {
         .collect();
     assert!(waits.iter().all(|&(w, t)| (0.0..=t).contains(&w)));
     assert!(waits[..6].windows(2).all(|p| p[0].0 <= p[1].0));
-    // The best checkpoint of the validation at step 10 exists.
-    assert!(dir.path().join("best/state.json").exists() || cfg.train.patience_start > 10);
+    // The best checkpoint is that of the validation at step 10, the only eligible one.
+    let best = std::fs::read_to_string(dir.path().join("best/state.json")).unwrap();
+    assert!(best.contains("\"step\": 10"), "{best}");
     // A different config in the same directory is refused.
     let mut other = cfg.clone();
     other.train.lr = 0.5;
     assert!(train::run(&other, dir.path(), &mut Squares(0), opts(13)).is_err());
+}
+
+#[test]
+fn a_run_resumes_after_a_save_killed_between_any_two_writes() {
+    let mut cfg = smoke_cfg();
+    (cfg.train.batch_size, cfg.train.n_frames, cfg.train.n_val) = (2, 2, 2);
+    cfg.train.checkpoint_every = 2;
+    let base = tempfile::tempdir().unwrap();
+    train::run(&cfg, base.path(), &mut Squares(0), cpu_opts(Some(2))).unwrap();
+    let clip = moving_squares(2, 2, 24, 24, 3);
+    let off = Tensor::zeros((2, 2), DType::F32, &Device::Cpu).unwrap();
+    for k in 0..8 {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["config.toml", "metrics.jsonl"] {
+            std::fs::copy(base.path().join(f), dir.path().join(f)).unwrap();
+        }
+        let ckpt = dir.path().join("checkpoint");
+        std::fs::create_dir(&ckpt).unwrap();
+        for e in std::fs::read_dir(base.path().join("checkpoint")).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), ckpt.join(e.file_name())).unwrap();
+        }
+        // Step 3 trained, and its save killed before its (k+1)-th file-system step.
+        let mut tr = Trainer::new(&cfg, &Device::Cpu).unwrap();
+        tr.load(&ckpt).unwrap();
+        tr.train_step(&clip, &off).unwrap();
+        let mut n = 0;
+        let mut kill = |_: &str| {
+            n += 1;
+            if n > k {
+                Err(silot::Error::Invalid("killed".into()))
+            } else {
+                Ok(())
+            }
+        };
+        assert!(tr.save_with(&ckpt, &mut kill).is_err(), "{k}");
+        // The same command resumes (from step 2 or 3) and goes on to step 4.
+        let s = train::run(&cfg, dir.path(), &mut Squares(0), cpu_opts(Some(4))).unwrap();
+        assert_eq!(s.steps, 4, "{k}");
+        assert!((1..=2).contains(&s.steps_this_run), "{k}: {s:?}");
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["checkpoint", "config.toml", "metrics.jsonl"],
+            "no temp directory left ({k})"
+        );
+    }
+}
+
+#[test]
+fn a_stage_change_rolls_back_only_to_that_stages_best() {
+    let cfg = smoke_cfg();
+    let dev = Device::Cpu;
+    let clip = moving_squares(4, 4, 24, 24, 3);
+    let off = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let best = dir.path().join("best");
+    let params = |tr: &Trainer| -> Vec<Vec<f32>> {
+        tr.vars()
+            .iter()
+            .map(|(_, v)| v.as_tensor().flatten_all().unwrap().to_vec1().unwrap())
+            .collect()
+    };
+    let mut tr = Trainer::new(&cfg, &dev).unwrap();
+    tr.train_step(&clip, &off).unwrap();
+    tr.save(&best).unwrap(); // stage 1's best
+    let stage1_best = params(&tr);
+    tr.train_step(&clip, &off).unwrap();
+    assert_ne!(params(&tr), stage1_best);
+    // Stage 1 ends: back to its best.
+    tr.next_stage(&best).unwrap();
+    assert_eq!((tr.progress.stage, params(&tr)), (1, stage1_best.clone()));
+    // Stage 2 never improved: best/ is still stage 1's, and the stage change keeps the current
+    // weights instead of going back to another stage's.
+    tr.train_step(&clip, &off).unwrap();
+    let stage2_end = params(&tr);
+    assert_ne!(stage2_end, stage1_best);
+    tr.next_stage(&best).unwrap();
+    assert_eq!((tr.progress.stage, params(&tr)), (2, stage2_end));
+}
+
+#[test]
+fn resuming_on_another_env_is_refused_unless_allowed() {
+    use silot::train::checkpoint::EnvRecord;
+    let cfg = smoke_cfg();
+    let env = |id: &str| EnvRecord {
+        id: id.into(),
+        preset: None,
+        frame: [24, 24, 3],
+    };
+    let opts = |steps, id: &str, allow_env_mismatch| TrainOptions {
+        env: Some(env(id)),
+        allow_env_mismatch,
+        ..cpu_opts(Some(steps))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    train::run(&cfg, dir.path(), &mut Squares(0), opts(1, "smoke", false)).unwrap();
+    let recorded = train::checkpoint::recorded_env(&dir.path().join("checkpoint")).unwrap();
+    assert_eq!(recorded, Some(env("smoke")));
+    let err = train::run(&cfg, dir.path(), &mut Squares(0), opts(2, "other", false))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("trained on `smoke`") && err.contains("used on `other`"),
+        "{err}"
+    );
+    let s = train::run(&cfg, dir.path(), &mut Squares(0), opts(2, "other", true)).unwrap();
+    assert_eq!(s.steps, 2);
 }
 
 #[test]

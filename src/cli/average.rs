@@ -1,10 +1,32 @@
 //! `silot average`: the mean of the weights of several checkpoints of one run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use crate::train::average_checkpoints;
+use crate::train::checkpoint;
+
+/// `--out` may be written: new, an empty folder, or (with `--overwrite`) a checkpoint; and
+/// writable.
+fn check_out(out: &Path, overwrite: bool) -> anyhow::Result<()> {
+    if crate::util::is_non_empty_dir(out)? {
+        anyhow::ensure!(
+            out.is_dir() && checkpoint::exists(out),
+            "--out `{}` is not a checkpoint directory (no state.json); --overwrite replaces only \
+             checkpoints: choose another --out",
+            out.display()
+        );
+        anyhow::ensure!(
+            overwrite,
+            "--out `{}` already holds a checkpoint; pass --overwrite to replace it, or choose \
+             another --out",
+            out.display()
+        );
+    }
+    crate::util::check_output_dir(out, "--out")?;
+    Ok(())
+}
 
 /// Arguments of `silot average`.
 #[derive(Debug, Args)]
@@ -14,13 +36,17 @@ pub struct AverageArgs {
     #[arg(required = true, value_name = "CHECKPOINT_DIR")]
     pub checkpoints: Vec<PathBuf>,
     /// Directory of the averaged checkpoint (usable by `silot eval --checkpoint`, `silot observe`
-    /// and `silot train` as a run's checkpoint).
+    /// and `silot train` as a run's checkpoint); must be new or empty.
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace the checkpoint at `--out` (a folder that is not a checkpoint is never replaced).
+    #[arg(long)]
+    pub overwrite: bool,
 }
 
 /// Write the average.
 pub fn run(a: AverageArgs) -> anyhow::Result<()> {
+    check_out(&a.out, a.overwrite)?;
     let inputs = average_checkpoints(&a.checkpoints, &a.out)?;
     let steps: Vec<String> = inputs.iter().map(|i| i.step.to_string()).collect();
     println!(

@@ -53,21 +53,31 @@ struct CountResult {
     search: SearchResult,
 }
 
-/// Parse `1,3,5` / `1-12` / a mix.
+/// Parse `1,3,5` / `1-12` / a mix; errors name `--counts`.
 fn parse_counts(s: &str) -> anyhow::Result<Vec<usize>> {
+    let bad = || anyhow::anyhow!("--counts `{s}`: give positive counts like `1-12` or `1,5,10`");
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
     let mut out = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match part.split_once('-') {
-            Some((a, b)) => out.extend(a.trim().parse::<usize>()?..=b.trim().parse::<usize>()?),
-            None => out.push(part.parse::<usize>()?),
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b)?);
+                if a > b || b - a >= MAX_COUNT {
+                    return Err(bad());
+                }
+                out.extend(a..=b)
+            }
+            None => out.push(num(part)?),
         }
     }
-    anyhow::ensure!(
-        !out.is_empty() && out.iter().all(|&n| n > 0),
-        "--counts `{s}`: give positive counts like `1-12` or `1,5,10`"
-    );
+    if out.is_empty() || out.iter().any(|&n| n == 0 || n > MAX_COUNT) {
+        return Err(bad());
+    }
     Ok(out)
 }
+
+/// The most objects per video a search asks for.
+const MAX_COUNT: usize = 1000;
 
 /// The env of `cfg` with exactly `n` objects per video; its count range and colour mode.
 fn with_count(cfg: &ExperimentConfig, n: usize) -> anyhow::Result<ExperimentConfig> {
@@ -126,6 +136,15 @@ fn paper_mnist_pick(metric: Metric, n: usize) -> Option<f32> {
 pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
     let cfg = registry::load_experiment(&a.env)?;
+    anyhow::ensure!(
+        cfg.env.scattered_mnist.is_some() || cfg.env.scattered_shapes.is_some(),
+        "baseline-search tunes the synthetic envs' ConnComp baseline; `{}` is not Scattered MNIST \
+         or Scattered Shapes (on Atari the ground truth itself is ConnComp labelling)",
+        cfg.env.id
+    );
+    if let Some(p) = &a.json {
+        crate::util::check_output_file(p, "--json")?;
+    }
     let counts = match &a.counts {
         Some(s) => parse_counts(s)?,
         None => default_counts(&cfg),
@@ -200,9 +219,13 @@ mod tests {
     fn counts_parse() {
         assert_eq!(parse_counts("1-3,5").unwrap(), vec![1, 2, 3, 5]);
         assert_eq!(parse_counts(" 7 ").unwrap(), vec![7]);
-        assert!(
-            parse_counts("0").is_err() && parse_counts("x").is_err() && parse_counts("").is_err()
-        );
+        for bad in ["0", "x", "", "abc", "3-1", "1-x", "1-999999999999"] {
+            let err = parse_counts(bad).unwrap_err().to_string();
+            assert!(
+                err.contains("--counts") && err.contains(bad),
+                "{bad}: {err}"
+            );
+        }
         assert_eq!(paper_mnist_pick(Metric::Mota, 2), Some(0.412));
         assert_eq!(paper_mnist_pick(Metric::Ap, 13), None);
     }

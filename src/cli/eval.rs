@@ -10,8 +10,9 @@ use crate::baseline::ConnCompTracker;
 use crate::config::ExperimentConfig;
 use crate::env::registry;
 use crate::eval::{evaluate, ReportCheckpoint};
-use crate::model::tracker::SilotTracker;
+use crate::model::tracker::{SilotTracker, WhichCheckpoint};
 use crate::track::Tracker;
+use crate::train::checkpoint::{check_env_matches, EnvRecord};
 
 /// Trackers `silot eval` can score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -43,6 +44,25 @@ pub struct TrackerArgs {
     /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
     #[arg(long)]
     pub half_backbone: bool,
+    /// Score the run's best validation checkpoint (`best/`) instead of its latest complete one
+    /// (`checkpoint/`, the default).
+    #[arg(long)]
+    pub best: bool,
+    /// Run the model although its checkpoint records another env (id, Atari preset or frame
+    /// size) than `--env`: refused by default.
+    #[arg(long)]
+    pub allow_env_mismatch: bool,
+}
+
+impl TrackerArgs {
+    /// The checkpoint of the run directory `--best` picks.
+    pub fn which_checkpoint(&self) -> WhichCheckpoint {
+        if self.best {
+            WhichCheckpoint::Best
+        } else {
+            WhichCheckpoint::Latest
+        }
+    }
 }
 
 /// Arguments of `silot eval`.
@@ -99,7 +119,13 @@ pub fn make_tracker(
             })?;
             let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
             let dir = crate::models::resolve(dir)?;
-            let tracker = SilotTracker::load(&dir, &device, seed)?;
+            let tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
+            check_env_matches(
+                tracker.trained_env(),
+                &EnvRecord::of_spec(&cfg.env)?,
+                t.allow_env_mismatch,
+                tracker.checkpoint().0,
+            )?;
             let (path, step) = tracker.checkpoint();
             let checkpoint = Some(ReportCheckpoint {
                 path: path.display().to_string(),

@@ -36,6 +36,7 @@ struct ClipLabels {
 /// Label the clips and write them.
 pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    crate::util::check_output_file(&a.out, "--out")?;
     let mut env = registry::make_from_spec(&cfg.env)?;
     let opts = RolloutOptions {
         frames_per_clip: EVAL_FRAMES,

@@ -57,6 +57,10 @@ pub struct ObserveArgs {
     /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
     #[arg(long)]
     pub half_backbone: bool,
+    /// Run the model although its checkpoint records another env (id, Atari preset or frame
+    /// size) than `--env`: refused by default.
+    #[arg(long)]
+    pub allow_env_mismatch: bool,
 }
 
 #[derive(Serialize)]
@@ -77,6 +81,12 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     );
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
     let device = open_inference(a.device, a.tf32, a.half_backbone)?;
+    crate::model::tracker::check_run_env(
+        &crate::models::resolve(&a.checkpoint)?,
+        crate::model::tracker::WhichCheckpoint::Latest,
+        &cfg.env,
+        a.allow_env_mismatch,
+    )?;
     let encoder = ObjectEncoder::load(&crate::models::resolve(&a.checkpoint)?, &device, a.seed)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(a.envs));
     let spec = cfg.env.clone();

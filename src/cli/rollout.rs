@@ -29,7 +29,8 @@ pub struct RolloutArgs {
     /// Output dataset directory (must not exist or be empty).
     #[arg(long)]
     pub out: PathBuf,
-    /// Replace an existing dataset at `--out` (only once the new one is complete).
+    /// Replace an existing dataset at `--out` (only once the new one is complete); a folder that
+    /// is not a `silot rollout` dataset is never replaced.
     #[arg(long)]
     pub overwrite: bool,
     /// Also write the first clip as a PNG strip to this file.
@@ -39,6 +40,7 @@ pub struct RolloutArgs {
 
 /// Run the rollout.
 pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(a.frames > 0, "--frames must be at least 1");
     let spec = registry::load_spec(&a.env)?;
     let mut env = registry::make_from_spec(&spec)?;
     let warmup = a.warmup.unwrap_or(if spec.is_atari() { 300 } else { 0 });
@@ -51,6 +53,20 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
         .observation_space()
         .shape()
         .context("env has no image observation space")?;
+    let clip_bytes = [a.frames, h, w, c]
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .filter(|&b| b <= MAX_CLIP_BYTES);
+    anyhow::ensure!(
+        clip_bytes.is_some(),
+        "--frames {}: a clip of {} frames of {h}x{w}x{c} would exceed {} GiB; record fewer frames",
+        a.frames,
+        a.frames,
+        MAX_CLIP_BYTES >> 30
+    );
+    if let Some(png) = &a.png {
+        crate::util::check_output_file(png, "--png")?;
+    }
     let meta = DatasetMeta {
         format: String::new(),
         env: spec.id().to_string(),
@@ -89,6 +105,9 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// The largest clip `silot rollout` records (one clip is held in memory at a time).
+const MAX_CLIP_BYTES: usize = 4 << 30;
 
 /// The seed of clip `i` of a rollout seeded with `seed` (distinct for every (seed, i)).
 pub fn clip_seed(seed: u64, i: usize) -> u64 {

@@ -9,6 +9,7 @@ use crate::config::ExperimentConfig;
 use crate::env::registry;
 use crate::env::synthetic::Split;
 use crate::model::config::RunConfig;
+use crate::train::checkpoint::{check_env_matches, EnvRecord};
 use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
 use crate::train::{run_with_validator, LossValidator, TrainOptions};
 
@@ -79,6 +80,10 @@ pub struct TrainArgs {
     /// scoring several points of a run, or `silot average`).
     #[arg(long, value_name = "STEPS", value_parser = clap::value_parser!(u64).range(1..))]
     pub keep_every: Option<u64>,
+    /// Go on although the `--data` dataset, or the checkpoint resumed or branched from, comes
+    /// from another env than the config's (id, Atari preset or frame size): refused by default.
+    #[arg(long)]
+    pub allow_env_mismatch: bool,
 }
 
 /// Atari clips cut from running episodes start up to this many random steps apart.
@@ -195,11 +200,26 @@ fn train_one(
     cfg.validate()?;
     let device = open_tf32(a.device, a.tf32)?;
     let fresh = a.fresh_clips;
+    let mut env = EnvRecord::of_spec(&exp.env)?;
     // Training clips; the validation clips from the validation split (their own envs), or from
     // the dataset's first clips.
     let (mut source, val_source): (Box<dyn ClipSource>, Option<Box<dyn ClipSource>>) = match &a.data
     {
-        Some(dir) => (Box::new(DatasetSource::open(dir)?), None),
+        Some(dir) => {
+            let data = DatasetSource::open(dir)?;
+            let recorded = dataset_env(data.meta());
+            check_env_matches(Some(&recorded), &env, a.allow_env_mismatch, dir).map_err(|_| {
+                anyhow::anyhow!(
+                    "--data `{}` holds clips of {recorded} but the config `{}` trains on {env}; \
+                     use a dataset of that env, or pass --allow-env-mismatch to train on it anyway",
+                    dir.display(),
+                    a.config
+                )
+            })?;
+            // The model learns the clips' env: that is what its checkpoints record.
+            env = recorded;
+            (Box::new(data), None)
+        }
         None => (
             rollout_source(exp, &cfg, Split::Train, CLIP_GAP, fresh)?,
             Some(rollout_source(exp, &cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
@@ -218,6 +238,8 @@ fn train_one(
         start_stage: a.start_stage,
         branch_from: a.branch_from.clone(),
         keep_every: a.keep_every,
+        env: Some(env),
+        allow_env_mismatch: a.allow_env_mismatch,
     };
     let summary = run_with_validator(&cfg, out, source.as_mut(), &mut validator, opts)?;
     let last = if summary.steps_this_run > 0 {
@@ -239,6 +261,21 @@ fn train_one(
         },
         out.display()
     ))
+}
+
+/// The env a dataset's clips come from, as a checkpoint records it.
+fn dataset_env(meta: &crate::data::DatasetMeta) -> EnvRecord {
+    let preset = meta
+        .settings
+        .get("atari")
+        .and_then(|a| a.get("preset"))
+        .and_then(|p| p.as_str())
+        .map(str::to_string);
+    EnvRecord {
+        id: meta.env.clone(),
+        preset,
+        frame: [meta.height, meta.width, meta.channels],
+    }
 }
 
 /// `--time-limit`: a positive, finite number of seconds.

@@ -69,39 +69,47 @@ pub struct DatasetWriter {
 impl DatasetWriter {
     /// Start writing a dataset that will appear at `dir`. Unless `overwrite`, `dir` must not
     /// exist or be empty; with `overwrite` an existing dataset is replaced only once the new one
-    /// is complete.
+    /// is complete, and a non-empty folder that is not a dataset (no `meta.json` of this format)
+    /// is refused: nothing but a dataset is ever replaced.
     pub fn create(dir: &Path, mut meta: DatasetMeta, overwrite: bool) -> Result<Self> {
-        if !overwrite
-            && dir.exists()
-            && std::fs::read_dir(dir)
-                .map_err(|e| Error::io(dir, e))?
-                .next()
-                .is_some()
-        {
+        if dir.exists() && !dir.is_dir() {
             return Err(Error::Invalid(format!(
-                "output directory {} already exists and is not empty; choose a new --out or pass --overwrite",
+                "output `{}` is a file, not a dataset directory; choose another --out",
                 dir.display()
             )));
+        }
+        if crate::util::is_non_empty_dir(dir)? {
+            if !overwrite {
+                return Err(Error::Invalid(format!(
+                    "output directory `{}` already exists and is not empty; choose a new --out or \
+                     pass --overwrite to replace the dataset there",
+                    dir.display()
+                )));
+            }
+            if !is_dataset(dir) {
+                return Err(Error::Invalid(format!(
+                    "`{}` is not a `silot rollout` dataset (no meta.json of format `{FORMAT}`); \
+                     --overwrite replaces only datasets: choose another --out",
+                    dir.display()
+                )));
+            }
         }
         let parent = dir
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        let user_err = |e: std::io::Error| Error::io(dir, e);
+        std::fs::create_dir_all(parent).map_err(user_err)?;
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tmp = parent.join(format!(".{name}.partial{}", std::process::id()));
         if tmp.exists() {
-            std::fs::remove_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
+            std::fs::remove_dir_all(&tmp).map_err(user_err)?;
         }
-        std::fs::create_dir_all(&tmp).map_err(|e| Error::io(&tmp, e))?;
-        let open = |p: PathBuf| {
-            File::create(&p)
-                .map(BufWriter::new)
-                .map_err(|e| Error::io(p, e))
-        };
+        std::fs::create_dir_all(&tmp).map_err(user_err)?;
+        let open = |p: PathBuf| File::create(p).map(BufWriter::new).map_err(user_err);
         let frames = open(tmp.join("frames.u8"))?;
         let gt = if meta.has_gt {
             Some(open(tmp.join("gt.jsonl"))?)
@@ -132,16 +140,17 @@ impl DatasetWriter {
             )));
         }
         let bytes = clip.frames.as_standard_layout();
-        let path = self.tmp.join("frames.u8");
+        // Errors name the dataset directory asked for, not the temp directory beside it.
+        let dir = &self.dir;
         self.frames
             .write_all(bytes.as_slice().unwrap_or(&[]))
-            .map_err(|e| Error::io(&path, e))?;
+            .map_err(|e| Error::io(dir, e))?;
         if let Some(gt) = self.gt.as_mut() {
             let objects = clip.gt.as_ref().ok_or_else(|| {
                 Error::Invalid("this dataset records ground truth but the clip has none".into())
             })?;
             let line = serde_json::to_string(objects).map_err(|e| Error::Invalid(e.to_string()))?;
-            writeln!(gt, "{line}").map_err(|e| Error::io(self.tmp.join("gt.jsonl"), e))?;
+            writeln!(gt, "{line}").map_err(|e| Error::io(dir, e))?;
         }
         self.written += 1;
         Ok(())
@@ -149,14 +158,17 @@ impl DatasetWriter {
 
     /// Flush, write `meta.json` and move the finished dataset into place.
     pub fn finish(mut self) -> Result<DatasetMeta> {
-        self.frames.flush().map_err(|e| Error::io(&self.tmp, e))?;
+        let dir = self.dir.clone();
+        let user_err = |e: std::io::Error| Error::io(&dir, e);
+        self.frames.flush().map_err(user_err)?;
         if let Some(gt) = self.gt.as_mut() {
-            gt.flush().map_err(|e| Error::io(&self.tmp, e))?;
+            gt.flush().map_err(user_err)?;
         }
         self.meta.clips = self.written;
         let json =
             serde_json::to_vec_pretty(&self.meta).map_err(|e| Error::Invalid(e.to_string()))?;
-        crate::util::write_atomic(&self.tmp.join("meta.json"), &json)?;
+        // Plain writes: the temp directory appears under `dir` only once complete.
+        std::fs::write(self.tmp.join("meta.json"), &json).map_err(user_err)?;
         let old = self.tmp.with_extension("old");
         if self.dir.exists() {
             if self.overwrite {
@@ -167,10 +179,18 @@ impl DatasetWriter {
         }
         std::fs::rename(&self.tmp, &self.dir).map_err(|e| Error::io(&self.dir, e))?;
         if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+            std::fs::remove_dir_all(&old).map_err(user_err)?;
         }
         Ok(self.meta.clone())
     }
+}
+
+/// Whether `dir` holds a dataset: a `meta.json` of [`FORMAT`].
+fn is_dataset(dir: &Path) -> bool {
+    std::fs::read(dir.join("meta.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v.get("format").and_then(|f| f.as_str()) == Some(FORMAT))
 }
 
 /// A dataset opened for reading; clips are read on demand.
@@ -350,6 +370,53 @@ mod tests {
             DatasetWriter::create(&dir, meta(), false).is_err(),
             "refuses a non-empty dir"
         );
+    }
+
+    #[test]
+    fn overwrite_replaces_only_a_dataset() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("ds");
+        let mut w = DatasetWriter::create(&dir, meta(), false).unwrap();
+        w.push(&clip(1)).unwrap();
+        w.finish().unwrap();
+        let mut w = DatasetWriter::create(&dir, meta(), true).unwrap();
+        w.push(&clip(5)).unwrap();
+        w.finish().unwrap();
+        assert_eq!(Dataset::open(&dir).unwrap().clip(0).unwrap(), clip(5));
+        // A training run (or anything else) is never replaced, with or without --overwrite.
+        let run = d.path().join("run");
+        std::fs::create_dir_all(run.join("checkpoint")).unwrap();
+        std::fs::write(run.join("notes.txt"), "mine").unwrap();
+        for overwrite in [false, true] {
+            let err = DatasetWriter::create(&run, meta(), overwrite)
+                .err()
+                .unwrap()
+                .to_string();
+            let want = if overwrite {
+                "not a `silot rollout` dataset"
+            } else {
+                "--overwrite"
+            };
+            assert!(err.contains(want) && err.contains("run`"), "{err}");
+        }
+        assert!(run.join("notes.txt").exists());
+        let file = d.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(DatasetWriter::create(&file, meta(), true).is_err());
+        // An empty folder needs no --overwrite.
+        let empty = d.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        DatasetWriter::create(&empty, meta(), false)
+            .unwrap()
+            .finish()
+            .unwrap();
+        // No temp directories are left beside the datasets.
+        let mut names: Vec<String> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["ds", "empty", "file", "run"]);
     }
 
     #[test]

@@ -22,6 +22,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 
+/// The largest frame height or width an env config may ask for: larger frames are refused with
+/// a config error instead of aborting on an allocation (Atari frames are 210×160).
+pub const MAX_FRAME_SIDE: usize = 4096;
+
 /// One observation: `(H, W, C)` bytes, HWC like Gymnasium and ALE (C = 3 for RGB).
 pub type Frame = Array3<u8>;
 

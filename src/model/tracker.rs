@@ -8,9 +8,11 @@ use candle_core::{DType, Device, Tensor};
 use super::config::RunConfig;
 use super::objects::coords_to_pixel_space;
 use super::silot::{Silot, StepCtx};
+use crate::config::EnvSection;
 use crate::env::Frame;
 use crate::error::{Error, Result};
 use crate::track::{TrackedObject, Tracker};
+use crate::train::checkpoint::{check_env_matches, EnvRecord};
 
 /// A trained SILOT model used for tracking (offline, one clip at a time).
 pub struct SilotTracker {
@@ -20,27 +22,52 @@ pub struct SilotTracker {
     seed: u64,
     checkpoint: PathBuf,
     step: u64,
+    env: Option<EnvRecord>,
     // Keeps the parameters alive (the model holds tensors that alias them).
     _varmap: candle_nn::VarMap,
 }
 
-/// The checkpoint directory inside a run directory: `best/` if training validated, else the
-/// latest `checkpoint/`; a checkpoint directory itself is accepted too.
+/// Which checkpoint of a run directory to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WhichCheckpoint {
+    /// The latest complete one (`checkpoint/`), where training stopped.
+    #[default]
+    Latest,
+    /// The best validation's (`best/`, of the stage recorded in it).
+    Best,
+}
+
+/// The checkpoint directory inside a run directory: the latest `checkpoint/`; a checkpoint
+/// directory itself (e.g. `kept/step-N/`, an average) is accepted too.
 pub fn checkpoint_dir(run_dir: &Path) -> Result<PathBuf> {
-    for dir in [
-        run_dir.join("best"),
-        run_dir.join("checkpoint"),
-        run_dir.to_path_buf(),
-    ] {
-        if dir.join("state.json").exists() {
-            return Ok(dir);
-        }
+    checkpoint_dir_of(run_dir, WhichCheckpoint::Latest)
+}
+
+/// The checkpoint directory `which` names inside `run_dir` (for [`WhichCheckpoint::Latest`] a
+/// checkpoint directory itself is accepted too). A save interrupted half-way is no problem: the
+/// complete set it left is read ([`crate::train::checkpoint::readable_dir`]).
+pub fn checkpoint_dir_of(run_dir: &Path, which: WhichCheckpoint) -> Result<PathBuf> {
+    use crate::train::checkpoint::exists;
+    let candidates = match which {
+        WhichCheckpoint::Latest => vec![run_dir.join("checkpoint"), run_dir.to_path_buf()],
+        WhichCheckpoint::Best => vec![run_dir.join("best")],
+    };
+    if let Some(dir) = candidates.into_iter().find(|d| exists(d)) {
+        return Ok(dir);
     }
+    let msg = match which {
+        WhichCheckpoint::Latest => {
+            "no checkpoint here (expected checkpoint/ with state.json, or a checkpoint directory); \
+             train with `silot train --out DIR` first"
+        }
+        WhichCheckpoint::Best => {
+            "no best/ checkpoint here (the run has not validated with an improvement yet); leave \
+             out --best to use the latest checkpoint"
+        }
+    };
     Err(Error::Checkpoint {
         path: run_dir.to_path_buf(),
-        msg: "no checkpoint here (expected best/ or checkpoint/ with state.json); train with \
-              `silot train --out DIR` first"
-            .into(),
+        msg: msg.into(),
     })
 }
 
@@ -57,32 +84,74 @@ pub struct TrainedSilot {
     pub checkpoint: PathBuf,
     /// The training step of that checkpoint.
     pub step: u64,
+    /// The env the model was trained on (`None`: not recorded, a checkpoint of an older version).
+    pub env: Option<EnvRecord>,
 }
 
 /// Load the model of `run_dir` ([`checkpoint_dir`]: its `config.toml` and weights) onto
 /// `device`, in f32. Errors name the missing or mismatched file.
 pub fn load_trained(run_dir: &Path, device: &Device) -> Result<TrainedSilot> {
-    let ckpt = checkpoint_dir(run_dir)?;
-    let cfg_path = ckpt.join("config.toml");
-    let text = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
-    let cfg = RunConfig::from_toml(&text, &cfg_path.display().to_string())?;
+    load_trained_from(run_dir, WhichCheckpoint::Latest, device)
+}
+
+/// [`load_trained`] from the checkpoint `which` names ([`checkpoint_dir_of`]).
+pub fn load_trained_from(
+    run_dir: &Path,
+    which: WhichCheckpoint,
+    device: &Device,
+) -> Result<TrainedSilot> {
+    let ckpt = checkpoint_dir_of(run_dir, which)?;
+    let meta = crate::train::checkpoint::read_meta(&ckpt)?;
+    let origin = ckpt.join("config.toml").display().to_string();
+    let cfg = RunConfig::from_toml(&meta.config_toml, &origin)?;
     let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
-    let meta = crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&text))?;
+    let meta =
+        crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&meta.config_toml))?;
     Ok(TrainedSilot {
         cfg,
         model,
         varmap,
         checkpoint: ckpt,
         step: meta.step,
+        env: meta.env,
     })
+}
+
+/// Checks that the model in `run_dir` (the checkpoint `which` names) was trained on the env
+/// `spec` describes ([`check_env_matches`]: an error naming both unless `allow`; a checkpoint
+/// that records no env is accepted). For the commands and wrappers that run a trained model on
+/// an env.
+pub fn check_run_env(
+    run_dir: &Path,
+    which: WhichCheckpoint,
+    spec: &EnvSection,
+    allow: bool,
+) -> Result<()> {
+    let ckpt = checkpoint_dir_of(run_dir, which)?;
+    let recorded = crate::train::checkpoint::recorded_env(&ckpt)?;
+    if recorded.is_none() && allow {
+        return Ok(());
+    }
+    check_env_matches(recorded.as_ref(), &EnvRecord::of_spec(spec)?, allow, &ckpt)
 }
 
 impl SilotTracker {
     /// Load the model of `run_dir` (its `config.toml` and checkpoint) onto `device`. `seed`
     /// drives latent sampling where the config samples at evaluation (`eval_noisy`).
     pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
-        let t = load_trained(run_dir, device)?;
+        Self::load_from(run_dir, WhichCheckpoint::Latest, device, seed)
+    }
+
+    /// [`SilotTracker::load`] from the checkpoint `which` names ([`checkpoint_dir_of`]).
+    pub fn load_from(
+        run_dir: &Path,
+        which: WhichCheckpoint,
+        device: &Device,
+        seed: u64,
+    ) -> Result<Self> {
+        let t = load_trained_from(run_dir, which, device)?;
         Ok(Self {
+            env: t.env,
             model: t.model,
             cfg: t.cfg,
             device: device.clone(),
@@ -96,6 +165,11 @@ impl SilotTracker {
     /// The checkpoint directory the weights were read from, and its training step.
     pub fn checkpoint(&self) -> (&Path, u64) {
         (&self.checkpoint, self.step)
+    }
+
+    /// The env the model was trained on, as its checkpoint records it (`None`: unknown).
+    pub fn trained_env(&self) -> Option<&EnvRecord> {
+        self.env.as_ref()
     }
 
     /// The model's config.

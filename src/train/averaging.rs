@@ -63,6 +63,14 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedI
     for dir in &dirs[1..] {
         let ck = read_files(dir)?;
         same_model_section(&ck.config_path, &ck.config_toml, &first.config_toml)?;
+        if let (Some(a), Some(b)) = (&first.env, &ck.env) {
+            if a != b {
+                return Err(ckpt_err(
+                    dir,
+                    format!("trained on {b}, the first checkpoint on {a}; average checkpoints of one run"),
+                ));
+            }
+        }
         add_weights(&mut sums, &names, &kinds, &ck, dir)?;
         inputs.push(AveragedInput {
             checkpoint: dir.clone(),
@@ -91,7 +99,7 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedI
         (OPTIMIZER_FILE, read_optimizer(last_dir)?),
         (CONFIG_FILE, last.config_toml.clone().into_bytes()),
     ];
-    write_files(out, &files, last.step, extra)?;
+    write_files(out, &files, last.step, extra, last.env.as_ref())?;
     Ok(inputs)
 }
 

@@ -1,10 +1,19 @@
 //! Checkpoints: a directory with `weights.safetensors` (all variables of the `VarMap`),
 //! `optimizer.safetensors` (Adam state), `config.toml` (the run's config text) and
-//! `state.json` (step, caller's `extra` JSON, and the length + FNV-1a hash of the other three
-//! files). Every file is written atomically and `state.json` last, so it commits the set: a
-//! save interrupted half-way, a truncated or corrupted file, a renamed or reshaped variable or a
-//! different config are all reported as [`Error::Checkpoint`] naming the problem; loading never
-//! panics and changes nothing unless everything matches.
+//! `state.json` (step, caller's `extra` JSON, the env the model was trained on ([`EnvRecord`];
+//! absent in checkpoints of older versions) and the length + FNV-1a hash of the other three
+//! files). A truncated or corrupted file, a renamed or reshaped variable or a different config are
+//! all reported as [`Error::Checkpoint`] naming the problem; loading never panics and changes
+//! nothing unless everything matches.
+//!
+//! # Atomic sets
+//!
+//! A save replaces the checkpoint in `DIR` as a whole: every file is written and fsynced into the
+//! staging directory `.DIR.new` beside it, then `DIR` is renamed to `.DIR.old`, `.DIR.new` to
+//! `DIR`, and `.DIR.old` removed. A kill at any instant therefore leaves a complete checkpoint:
+//! `DIR` itself, or (killed between the two renames) `.DIR.new` or `.DIR.old`. Readers fall back
+//! to those ([`readable_dir`]); the next save or a resume ([`recover`]) puts the newest complete
+//! one back at `DIR` and removes the rest, so no temporary directory outlives it.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -16,8 +25,8 @@ use safetensors::tensor::{Dtype, SafeTensors, View};
 use serde::{Deserialize, Serialize};
 
 use super::adam::Adam;
+use crate::config::EnvSection;
 use crate::error::{Error, Result};
-use crate::util::write_atomic;
 
 /// File of the variables.
 pub const WEIGHTS_FILE: &str = "weights.safetensors";
@@ -38,6 +47,100 @@ pub struct CheckpointMeta {
     pub extra: serde_json::Value,
     /// The saved config text.
     pub config_toml: String,
+    /// The env the model was trained on (`None`: a checkpoint of an older version, unknown).
+    pub env: Option<EnvRecord>,
+}
+
+/// The env a checkpoint's model was trained on: its id, Atari preset and observation shape.
+/// A model is only meaningful on frames like those; [`check_env_matches`] compares.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvRecord {
+    /// Env id (`[env] id`).
+    pub id: String,
+    /// Atari preset (`v5`, `paper`); `None` for the synthetic envs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// Observation shape `[height, width, channels]`.
+    pub frame: [usize; 3],
+}
+
+impl EnvRecord {
+    /// The record of the env `spec` describes (built once to read its observation shape).
+    pub fn of_spec(spec: &EnvSection) -> Result<Self> {
+        let env = crate::env::registry::make_from_spec(spec)?;
+        let frame = env.observation_space().shape().ok_or_else(|| {
+            Error::Invalid(format!("env `{}` has no image observations", spec.id()))
+        })?;
+        Ok(Self {
+            id: spec.id().to_string(),
+            preset: preset_of(spec),
+            frame,
+        })
+    }
+}
+
+#[cfg(feature = "atari")]
+fn preset_of(spec: &EnvSection) -> Option<String> {
+    let a = spec.atari.as_ref()?;
+    serde_json::to_value(a.preset)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+}
+
+#[cfg(not(feature = "atari"))]
+fn preset_of(_spec: &EnvSection) -> Option<String> {
+    None
+}
+
+impl std::fmt::Display for EnvRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [h, w, c] = self.frame;
+        write!(f, "`{}` (", self.id)?;
+        if let Some(p) = &self.preset {
+            write!(f, "preset {p}, ")?;
+        }
+        write!(f, "{h}x{w}x{c} frames)")
+    }
+}
+
+/// Checks that a model trained on `recorded` (from the checkpoint `checkpoint`) is used on
+/// `actual`: an error naming both unless they are equal or `allow` (then a warning). A checkpoint
+/// without a record (older versions) is accepted with a warning: its env is unknown.
+pub fn check_env_matches(
+    recorded: Option<&EnvRecord>,
+    actual: &EnvRecord,
+    allow: bool,
+    checkpoint: &Path,
+) -> Result<()> {
+    match recorded {
+        None => {
+            tracing::warn!(
+                "checkpoint {} does not record its env (made by an older version); assuming {actual}",
+                checkpoint.display()
+            );
+            Ok(())
+        }
+        Some(r) if r == actual => Ok(()),
+        Some(r) if allow => {
+            tracing::warn!(
+                "checkpoint {} was trained on {r}, used on {actual} as asked",
+                checkpoint.display()
+            );
+            Ok(())
+        }
+        Some(r) => Err(ckpt_err(
+            checkpoint,
+            format!(
+                "the model was trained on {r} but is used on {actual}; use the env it was trained \
+                 on, or pass --allow-env-mismatch to use it anyway"
+            ),
+        )),
+    }
+}
+
+/// The env recorded in the checkpoint `dir` ([`readable_dir`]), `None` if it records none.
+pub fn recorded_env(dir: &Path) -> Result<Option<EnvRecord>> {
+    Ok(read_state(&readable_dir(dir))?.env)
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -51,6 +154,8 @@ struct StateJson {
     format: String,
     step: u64,
     extra: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    env: Option<EnvRecord>,
     files: BTreeMap<String, FileRecord>,
 }
 
@@ -168,8 +273,8 @@ fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, candle_core::Var)>> {
     Ok(v)
 }
 
-/// Saves all variables of `varmap`, the optimiser state, the config text, `step` and `extra`
-/// into `dir` (created if needed), each file atomically, `state.json` last.
+/// Saves all variables of `varmap`, the optimiser state, the config text, `step`, `extra` and
+/// the env record into `dir` as one atomic set (see the module docs).
 pub fn save_checkpoint(
     dir: &Path,
     varmap: &VarMap,
@@ -177,6 +282,7 @@ pub fn save_checkpoint(
     config_toml: &str,
     step: u64,
     extra: serde_json::Value,
+    env: Option<&EnvRecord>,
 ) -> Result<()> {
     let weights: Vec<(String, Tensor)> = sorted_vars(varmap)?
         .into_iter()
@@ -187,20 +293,149 @@ pub fn save_checkpoint(
         (OPTIMIZER_FILE, serialize(&adam.state())?),
         (CONFIG_FILE, config_toml.as_bytes().to_vec()),
     ];
-    write_files(dir, &files, step, extra)
+    write_files(dir, &files, step, extra, env)
 }
 
-/// Writes a checkpoint's `files` (weights, optimiser state, config) into `dir` (created if
-/// needed), each atomically, and then `state.json` with their sizes and hashes.
+/// Writes a checkpoint's `files` (weights, optimiser state, config) and then `state.json` with
+/// their sizes and hashes into `dir` as one atomic set (see the module docs).
 pub(super) fn write_files(
     dir: &Path,
     files: &[(&str, Vec<u8>)],
     step: u64,
     extra: serde_json::Value,
+    env: Option<&EnvRecord>,
 ) -> Result<()> {
+    write_set(dir, files, step, extra, env, &mut |_| Ok(()))
+}
+
+/// `.NAME.TAG` beside `dir` (`dir` must have a file name).
+fn sibling(dir: &Path, tag: &str) -> Result<PathBuf> {
+    let abs = std::path::absolute(dir).map_err(|e| ckpt_err(dir, e.to_string()))?;
+    let name = abs.file_name().ok_or_else(|| {
+        ckpt_err(
+            dir,
+            "a checkpoint directory needs a name (not `/`, `.` or `..`)",
+        )
+    })?;
+    let parent = abs.parent().unwrap_or(Path::new("/"));
+    Ok(parent.join(format!(".{}.{tag}", name.to_string_lossy())))
+}
+
+/// The staging directory of a save into `dir`.
+fn staging_dir(dir: &Path) -> Result<PathBuf> {
+    sibling(dir, "new")
+}
+
+/// Where the previous checkpoint of `dir` waits while the new one is renamed into place.
+fn retired_dir(dir: &Path) -> Result<PathBuf> {
+    sibling(dir, "old")
+}
+
+/// Whether `dir` holds a complete checkpoint set: a `state.json` of the known format whose every
+/// recorded file exists with the recorded size.
+fn is_complete(dir: &Path) -> bool {
+    read_state(dir).is_ok_and(|state| {
+        state.files.iter().all(|(name, rec)| {
+            std::fs::metadata(dir.join(name)).is_ok_and(|m| m.len() == rec.bytes)
+        })
+    })
+}
+
+/// The directory to read the checkpoint `dir` from: `dir` itself when it holds a `state.json`,
+/// else the complete set a save interrupted between its two renames left beside it (the new one
+/// first), else `dir` (whose errors then say what is missing). Changes nothing on disk.
+pub fn readable_dir(dir: &Path) -> PathBuf {
+    if dir.join(STATE_FILE).exists() {
+        return dir.to_path_buf();
+    }
+    [staging_dir(dir), retired_dir(dir)]
+        .into_iter()
+        .flatten()
+        .find(|d| is_complete(d))
+        .unwrap_or_else(|| dir.to_path_buf())
+}
+
+/// Whether `dir` holds a checkpoint, possibly as a set an interrupted save left beside it
+/// ([`readable_dir`]).
+pub fn exists(dir: &Path) -> bool {
+    readable_dir(dir).join(STATE_FILE).exists()
+}
+
+fn remove_dir(path: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::io(path, e)),
+        _ => Ok(()),
+    }
+}
+
+fn rename(from: &Path, to: &Path, dir: &Path) -> Result<()> {
+    std::fs::rename(from, to).map_err(|e| {
+        ckpt_err(
+            dir,
+            format!(
+                "cannot move `{}` to `{}`: {e}",
+                from.display(),
+                to.display()
+            ),
+        )
+    })
+}
+
+/// Completes or undoes a save into `dir` that was interrupted (see the module docs): when `dir`
+/// is missing, the complete new set (else the old one) beside it becomes `dir`; then the
+/// leftover staging and retired directories are removed. A no-op when there are none.
+pub fn recover(dir: &Path) -> Result<()> {
+    let (new, old) = (staging_dir(dir)?, retired_dir(dir)?);
+    if !dir.exists() {
+        if is_complete(&new) {
+            rename(&new, dir, dir)?;
+        } else if is_complete(&old) {
+            rename(&old, dir, dir)?;
+        }
+    }
+    remove_dir(&new)?;
+    remove_dir(&old)
+}
+
+/// Writes `bytes` to `path` and fsyncs it; errors name `name` in the checkpoint `dir`.
+fn write_synced(path: &Path, bytes: &[u8], dir: &Path, name: &str) -> Result<()> {
+    use std::io::Write;
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(path)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    write().map_err(|e| ckpt_err(dir, format!("cannot write {name}: {e}")))
+}
+
+/// Fsyncs a directory (its entries' names), where the platform allows it.
+fn sync_dir(path: &Path) {
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.sync_all();
+    }
+}
+
+/// [`write_files`] with `fault` called before every file-system step of the save (with the
+/// step's name): an error from it stops the save there, as a kill would (nothing is cleaned up).
+/// For tests that interrupt a save at every point.
+#[doc(hidden)]
+pub fn write_set(
+    dir: &Path,
+    files: &[(&str, Vec<u8>)],
+    step: u64,
+    extra: serde_json::Value,
+    env: Option<&EnvRecord>,
+    fault: &mut dyn FnMut(&str) -> Result<()>,
+) -> Result<()> {
+    recover(dir)?;
+    let (new, old) = (staging_dir(dir)?, retired_dir(dir)?);
+    fault("create staging directory")?;
+    std::fs::create_dir_all(&new)
+        .map_err(|e| ckpt_err(dir, format!("cannot create the checkpoint directory: {e}")))?;
     let mut records = BTreeMap::new();
     for (name, bytes) in files {
-        write_atomic(&dir.join(name), bytes)?;
+        fault(name)?;
+        write_synced(&new.join(name), bytes, dir, name)?;
         records.insert(
             name.to_string(),
             FileRecord {
@@ -213,11 +448,25 @@ pub(super) fn write_files(
         format: FORMAT.into(),
         step,
         extra,
+        env: env.cloned(),
         files: records,
     };
     let json = serde_json::to_vec_pretty(&state)
         .map_err(|e| Error::Invalid(format!("cannot serialise state.json: {e}")))?;
-    write_atomic(&dir.join(STATE_FILE), &json)
+    fault(STATE_FILE)?;
+    write_synced(&new.join(STATE_FILE), &json, dir, STATE_FILE)?;
+    sync_dir(&new);
+    if dir.exists() {
+        fault("retire the previous checkpoint")?;
+        rename(dir, &old, dir)?;
+    }
+    fault("move the new checkpoint into place")?;
+    rename(&new, dir, dir)?;
+    if let Some(parent) = old.parent() {
+        sync_dir(parent);
+    }
+    fault("remove the previous checkpoint")?;
+    remove_dir(&old)
 }
 
 fn read_checked(dir: &Path, state: &StateJson, name: &str) -> Result<Vec<u8>> {
@@ -311,6 +560,8 @@ pub(super) struct CheckpointFiles {
     pub step: u64,
     /// The caller's extra JSON.
     pub extra: serde_json::Value,
+    /// The recorded env.
+    pub env: Option<EnvRecord>,
     /// The saved config text.
     pub config_toml: String,
     /// The path of the saved config.
@@ -321,6 +572,7 @@ pub(super) struct CheckpointFiles {
 
 /// Reads the checkpoint in `dir` ([`CheckpointFiles`]).
 pub(super) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
+    let dir = &readable_dir(dir);
     let state = read_state(dir)?;
     let (config_path, config_toml) = read_config(dir, &state)?;
     let weights = deserialize(
@@ -330,14 +582,30 @@ pub(super) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
     Ok(CheckpointFiles {
         step: state.step,
         extra: state.extra,
+        env: state.env,
         config_toml,
         config_path,
         weights,
     })
 }
 
+/// The step, extra data, config text and env record of the checkpoint `dir` ([`readable_dir`]),
+/// without its tensors (the config is integrity-checked).
+pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
+    let dir = &readable_dir(dir);
+    let state = read_state(dir)?;
+    let (_, config_toml) = read_config(dir, &state)?;
+    Ok(CheckpointMeta {
+        step: state.step,
+        extra: state.extra,
+        config_toml,
+        env: state.env,
+    })
+}
+
 /// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
 pub(super) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
+    let dir = &readable_dir(dir);
     read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
 }
 
@@ -380,6 +648,7 @@ fn read_config(dir: &Path, state: &StateJson) -> Result<(PathBuf, String)> {
 /// another run's checkpoint under a changed `[train]` section needs (the variables' names and
 /// shapes are checked again on loading).
 pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
+    let dir = &readable_dir(dir);
     let (path, saved) = read_config(dir, &read_state(dir)?)?;
     same_model_section(&path, &saved, expected_config_toml)
 }
@@ -440,6 +709,7 @@ pub fn load_checkpoint(
     adam: Option<&mut Adam>,
     expected_config_toml: Option<&str>,
 ) -> Result<CheckpointMeta> {
+    let dir = &readable_dir(dir);
     let state = read_state(dir)?;
     let (config_path, config_toml) = read_config(dir, &state)?;
     if let Some(expected) = expected_config_toml {
@@ -500,6 +770,7 @@ pub fn load_checkpoint(
         step: state.step,
         extra: state.extra,
         config_toml,
+        env: state.env,
     })
 }
 
@@ -508,6 +779,7 @@ mod tests {
     use super::*;
     use crate::train::adam::AdamConfig;
     use candle_core::Var;
+    use serde_json::json;
 
     const CFG: &str = "[model]\nk = 16\nname = \"mnist\"\n";
 
@@ -551,7 +823,16 @@ mod tests {
             .reduce(|a, b| (a + b).unwrap())
             .unwrap();
         adam.step(&loss.backward().unwrap()).unwrap();
-        save_checkpoint(dir, &vm, &adam, CFG, 7, serde_json::json!({"stage": 1})).unwrap();
+        save_checkpoint(
+            dir,
+            &vm,
+            &adam,
+            CFG,
+            7,
+            serde_json::json!({"stage": 1}),
+            None,
+        )
+        .unwrap();
         (vm, adam)
     }
 
@@ -690,5 +971,118 @@ mod tests {
             load_checkpoint(dir.path(), &vm, None, None),
             "corrupt state.json",
         );
+    }
+
+    /// The files `save_checkpoint` writes for `vm` and `adam`.
+    fn files_of(vm: &VarMap, adam: &Adam) -> Vec<(&'static str, Vec<u8>)> {
+        let weights: Vec<(String, Tensor)> = sorted_vars(vm)
+            .unwrap()
+            .into_iter()
+            .map(|(n, v)| (n, v.as_tensor().clone()))
+            .collect();
+        vec![
+            (WEIGHTS_FILE, serialize(&weights).unwrap()),
+            (OPTIMIZER_FILE, serialize(&adam.state()).unwrap()),
+            (CONFIG_FILE, CFG.as_bytes().to_vec()),
+        ]
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_save_killed_between_any_two_writes_leaves_a_complete_checkpoint() {
+        let env = EnvRecord {
+            id: "smoke".into(),
+            preset: None,
+            frame: [24, 24, 3],
+        };
+        // The steps of a save over an existing checkpoint.
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("ck");
+        let (vm, adam) = saved(&dir);
+        let mut steps = Vec::new();
+        let mut count = |s: &str| {
+            steps.push(s.to_string());
+            Ok(())
+        };
+        write_set(&dir, &files_of(&vm, &adam), 8, json!(8), None, &mut count).unwrap();
+        assert_eq!(steps.len(), 8, "{steps:?}");
+        for (k, at) in steps.iter().enumerate() {
+            let root = tempfile::tempdir().unwrap();
+            let dir = root.path().join("ck");
+            let (vm, adam) = saved(&dir);
+            let mut n = 0;
+            let mut kill = |_: &str| {
+                n += 1;
+                if n > k {
+                    Err(Error::Invalid("killed".into()))
+                } else {
+                    Ok(())
+                }
+            };
+            let files = files_of(&vm, &adam);
+            let err = write_set(&dir, &files, 8, json!(8), Some(&env), &mut kill);
+            assert!(err.is_err(), "{at}");
+            // Readers find a complete checkpoint as the kill left it: the old one until the new
+            // one has been moved into place.
+            let want = if k + 2 >= steps.len() { 8 } else { 7 };
+            let (vm2, vars2) = model(9, false, false);
+            let mut adam2 = Adam::new(vars2, AdamConfig::default()).unwrap();
+            let meta = load_checkpoint(&dir, &vm2, Some(&mut adam2), Some(CFG)).unwrap();
+            assert_eq!(meta.step, want, "killed before `{at}`");
+            assert_eq!(values(&vm2), values(&vm), "{at}");
+            assert!(exists(&dir), "{at}");
+            assert_eq!(meta.env.is_some(), want == 8, "{at}");
+            // A resume puts it in place and leaves nothing else; the next save works.
+            recover(&dir).unwrap();
+            assert_eq!(names_in(root.path()), ["ck"], "{at}");
+            assert_eq!(read_meta(&dir).unwrap().step, want, "{at}");
+            save_checkpoint(&dir, &vm, &adam, CFG, 9, json!(9), Some(&env)).unwrap();
+            assert_eq!(names_in(root.path()), ["ck"], "{at}");
+            let meta = load_checkpoint(&dir, &vm2, Some(&mut adam2), Some(CFG)).unwrap();
+            assert_eq!((meta.step, meta.env.as_ref()), (9, Some(&env)), "{at}");
+        }
+    }
+
+    #[test]
+    fn env_records_are_compared_and_old_checkpoints_accepted() {
+        let a = EnvRecord {
+            id: "space_invaders".into(),
+            preset: Some("paper".into()),
+            frame: [195, 160, 3],
+        };
+        let b = EnvRecord {
+            preset: Some("v5".into()),
+            frame: [210, 160, 3],
+            ..a.clone()
+        };
+        let p = Path::new("run/checkpoint");
+        check_env_matches(Some(&a), &a, false, p).unwrap();
+        check_env_matches(None, &a, false, p).unwrap();
+        check_env_matches(Some(&a), &b, true, p).unwrap();
+        let err = check_env_matches(Some(&a), &b, false, p)
+            .unwrap_err()
+            .to_string();
+        for needle in [
+            "run/checkpoint",
+            "`space_invaders` (preset paper, 195x160x3 frames)",
+            "`space_invaders` (preset v5, 210x160x3 frames)",
+            "--allow-env-mismatch",
+        ] {
+            assert!(err.contains(needle), "{err}");
+        }
+        // state.json of a checkpoint without the record (older versions) reads as unknown.
+        let dir = tempfile::tempdir().unwrap();
+        saved(dir.path());
+        let state = std::fs::read_to_string(dir.path().join(STATE_FILE)).unwrap();
+        assert!(!state.contains("\"env\""), "{state}");
+        assert_eq!(recorded_env(dir.path()).unwrap(), None);
     }
 }

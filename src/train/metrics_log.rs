@@ -75,6 +75,37 @@ impl MetricsLog {
         })
     }
 
+    /// Open `path` for a run that goes on from global step `step` (a resume from its
+    /// checkpoint): lines of later steps, written before the run was stopped and to be written
+    /// again, are dropped first (as is a torn last line), so the log holds each step once.
+    pub fn open_at_step(path: &Path, step: u64) -> Result<Self> {
+        if path.exists() {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            let mut kept = String::with_capacity(text.len());
+            let mut dropped = 0usize;
+            for line in text.split_inclusive('\n') {
+                let step_of = serde_json::from_str::<serde_json::Value>(line)
+                    .ok()
+                    .filter(|_| line.ends_with('\n'))
+                    .and_then(|v| v.get("step").and_then(|s| s.as_u64()));
+                match step_of {
+                    Some(s) if s <= step => kept.push_str(line),
+                    _ if line.trim().is_empty() => {}
+                    _ => dropped += 1,
+                }
+            }
+            if dropped > 0 {
+                tracing::info!(
+                    dropped,
+                    step,
+                    "metrics.jsonl: dropped the lines after the checkpoint's step"
+                );
+                crate::util::write_atomic(path, kept.as_bytes())?;
+            }
+        }
+        Self::open(path)
+    }
+
     /// Append one record and flush.
     pub fn write(&mut self, rec: &MetricsRecord) -> Result<()> {
         let line = serde_json::to_string(rec)
@@ -147,6 +178,41 @@ mod tests {
         let back: MetricsRecord = serde_json::from_str(&old).unwrap();
         assert_eq!(back.objects, None);
         assert_eq!(back.full_frame, None);
+    }
+
+    #[test]
+    fn opening_at_a_step_drops_later_and_torn_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metrics.jsonl");
+        let line = |step: u64| {
+            serde_json::to_string(&MetricsRecord {
+                step,
+                ..val_record(None)
+            })
+            .unwrap()
+        };
+        let text = format!("{}\n{}\n{}\n{}", line(1), line(2), line(3), &line(4)[..20]);
+        std::fs::write(&path, &text).unwrap();
+        let mut log = MetricsLog::open_at_step(&path, 2).unwrap();
+        log.write(&MetricsRecord {
+            step: 3,
+            ..val_record(None)
+        })
+        .unwrap();
+        drop(log);
+        let steps: Vec<u64> = read_metrics(&path)
+            .unwrap()
+            .iter()
+            .map(|r| r.step)
+            .collect();
+        assert_eq!(steps, vec![1, 2, 3]);
+        // Nothing after the step: the file is left as it is.
+        let before = std::fs::read(&path).unwrap();
+        MetricsLog::open_at_step(&path, 3).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        // A fresh run (step 0) starts an empty log.
+        MetricsLog::open_at_step(&path, 0).unwrap();
+        assert!(read_metrics(&path).unwrap().is_empty());
     }
 
     #[test]

@@ -4,7 +4,15 @@
 //!
 //! [`run`] is the entry point: it writes `RUNDIR/config.toml`, appends `RUNDIR/metrics.jsonl`,
 //! keeps the latest checkpoint in `RUNDIR/checkpoint/` and the best one in `RUNDIR/best/`, and
-//! resumes from `RUNDIR` if it already holds a checkpoint.
+//! resumes from `RUNDIR` if it already holds a checkpoint. Every checkpoint is saved as an atomic
+//! set ([`checkpoint`]): a kill at any instant leaves a checkpoint the same command resumes from.
+//! A resume first drops the `metrics.jsonl` lines of steps after the checkpoint's (logged before
+//! the kill, and logged again), so each step has its lines once.
+//!
+//! `best/` holds the best validation of the stage its progress record names: a stage's first
+//! eligible improvement replaces an earlier stage's. A stage change rolls back to `best/` only
+//! when it is of the stage that ends ([`Trainer::next_stage`]); otherwise the current weights go
+//! on, never an earlier stage's best.
 //!
 //! Validation runs every `eval_every` steps through a [`Validator`]: [`run`] uses
 //! [`LossValidator`] (`n_val` fixed clips scored by the configured
@@ -103,6 +111,8 @@ pub struct Trainer {
     pub adam: Adam,
     /// Schedule state.
     pub progress: Progress,
+    /// The env the model trains on, recorded in its checkpoints (`None`: unknown).
+    pub env: Option<checkpoint::EnvRecord>,
     vars: Vec<(String, Var)>,
     /// Indices into `vars` of the parameters trained (`train.train_only`; all by default).
     trained: Vec<usize>,
@@ -146,6 +156,7 @@ impl Trainer {
                 early: EarlyStopping::new(t.patience, schedule::patience_start(t, 0)),
                 finished: false,
             },
+            env: None,
             vars,
             trained,
             device: device.clone(),
@@ -304,17 +315,37 @@ impl Trainer {
         Ok(objects.stats())
     }
 
-    /// Save the latest state to `dir` (atomic files).
+    /// Save the latest state to `dir` (an atomic set: [`checkpoint`]).
     pub fn save(&self, dir: &Path) -> Result<()> {
+        self.save_with(dir, &mut |_| Ok(()))
+    }
+
+    /// [`Trainer::save`] with `fault` called before every file-system step
+    /// ([`checkpoint::write_set`]): for tests that interrupt a save at every point.
+    #[doc(hidden)]
+    pub fn save_with(&self, dir: &Path, fault: &mut dyn FnMut(&str) -> Result<()>) -> Result<()> {
         let extra = serde_json::to_value(&self.progress)
             .map_err(|e| Error::Invalid(format!("cannot serialise progress: {e}")))?;
-        checkpoint::save_checkpoint(
+        let weights: Vec<(String, Tensor)> = self
+            .vars
+            .iter()
+            .map(|(n, v)| (n.clone(), v.as_tensor().clone()))
+            .collect();
+        let files = [
+            (checkpoint::WEIGHTS_FILE, checkpoint::serialize(&weights)?),
+            (
+                checkpoint::OPTIMIZER_FILE,
+                checkpoint::serialize(&self.adam.state())?,
+            ),
+            (checkpoint::CONFIG_FILE, self.cfg.to_toml()?.into_bytes()),
+        ];
+        checkpoint::write_set(
             dir,
-            &self.varmap,
-            &self.adam,
-            &self.cfg.to_toml()?,
+            &files,
             self.progress.global_step,
             extra,
+            self.env.as_ref(),
+            fault,
         )
     }
 
@@ -376,9 +407,28 @@ impl Trainer {
 
     /// Move to the next stage: reload the best weights of this stage (if any), fresh Adam with
     /// lr ÷ divisor, stage-local step 0, fresh early stopping (reference §4.8).
+    ///
+    /// The rule for `best_dir`: it holds the best validation of the stage its progress record
+    /// names (a stage's first improvement overwrites an earlier stage's). The rollback happens
+    /// only when that is the stage ending now; weights of an earlier stage (this stage never
+    /// improved, e.g. within its patience start) are never reloaded: the current ones go on.
     pub fn next_stage(&mut self, best_dir: &Path) -> Result<()> {
-        if best_dir.join("state.json").exists() {
-            checkpoint::load_checkpoint(best_dir, &self.varmap, None, Some(&self.cfg.to_toml()?))?;
+        if checkpoint::exists(best_dir) {
+            let best_stage = progress_of(best_dir, &checkpoint::read_meta(best_dir)?)?.stage;
+            if best_stage == self.progress.stage {
+                checkpoint::load_checkpoint(
+                    best_dir,
+                    &self.varmap,
+                    None,
+                    Some(&self.cfg.to_toml()?),
+                )?;
+            } else {
+                tracing::info!(
+                    stage = self.progress.stage + 1,
+                    "no best checkpoint of this stage (best/ is of stage {}); going on from the current weights",
+                    best_stage + 1
+                );
+            }
         }
         let t = &self.cfg.train;
         self.progress.stage += 1;

@@ -48,6 +48,12 @@ pub struct TrainOptions {
     /// (weights, Adam state, progress; ~3x the parameters' size each): for scoring or averaging
     /// ([`crate::train::average_checkpoints`]) several points of a run's end.
     pub keep_every: Option<u64>,
+    /// The env the clips come from, recorded in the run's checkpoints; a resume or branch from
+    /// a checkpoint that records another env is an error unless `allow_env_mismatch`. `None`:
+    /// unknown (nothing recorded or checked).
+    pub env: Option<checkpoint::EnvRecord>,
+    /// Accept a checkpoint trained on another env than [`TrainOptions::env`] (with a warning).
+    pub allow_env_mismatch: bool,
 }
 
 /// What [`run`] did.
@@ -223,9 +229,16 @@ impl RunDir {
     /// Create `out_dir` and write `cfg` into its `config.toml`, or check that the config
     /// already there is the same (a run resumes only with the config it started with).
     fn claim(cfg: &RunConfig, out_dir: &Path) -> Result<Self> {
-        std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
         let text = cfg.to_toml()?;
         let cfg_path = out_dir.join("config.toml");
+        if !cfg_path.exists() && holds_other_files(out_dir)? {
+            return Err(Error::Invalid(format!(
+                "`{}` is not empty and not a run directory (it has no config.toml); train into a \
+                 new or empty directory",
+                out_dir.display()
+            )));
+        }
+        std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
         if cfg_path.exists() {
             let old = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
             let diffs = super::checkpoint::config_differences(&old, &text)
@@ -256,6 +269,45 @@ impl RunDir {
     }
 }
 
+/// Whether `dir` holds anything but what a run killed before writing its config left there (a
+/// temp file of `config.toml`).
+fn holds_other_files(dir: &Path) -> Result<bool> {
+    if !crate::util::is_non_empty_dir(dir)? {
+        return Ok(false);
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    for e in entries {
+        let e = e.map_err(|e| Error::io(dir, e))?;
+        if !e.file_name().to_string_lossy().starts_with(".config.toml.tmp") {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Finishes or undoes the saves of kept checkpoints that were killed half-way
+/// ([`checkpoint::recover`] for every `.NAME.new`/`.NAME.old` left in `kept`).
+fn recover_kept(kept: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(kept) else {
+        return Ok(());
+    };
+    let mut names = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".new").or_else(|| n.strip_suffix(".old")))
+        {
+            names.push(stem.to_string());
+        }
+    }
+    names.dedup();
+    for n in names {
+        checkpoint::recover(&kept.join(n))?;
+    }
+    Ok(())
+}
+
 /// A trainer for `cfg`, resumed from the run's latest checkpoint if there is one (else started
 /// from `branch`, another run's checkpoint, if given) and moved to `opts.start_stage`.
 fn open_trainer(
@@ -265,7 +317,24 @@ fn open_trainer(
     branch: Option<&Path>,
 ) -> Result<Trainer> {
     let mut trainer = Trainer::new(cfg, &opts.device)?;
-    if dir.checkpoint.join("state.json").exists() {
+    trainer.env = opts.env.clone();
+    // A save killed half-way left its sets beside the directories: finish or undo it.
+    checkpoint::recover(&dir.checkpoint)?;
+    checkpoint::recover(&dir.best)?;
+    recover_kept(&dir.kept)?;
+    let check_env = |src: &Path| -> Result<()> {
+        match &opts.env {
+            Some(env) => checkpoint::check_env_matches(
+                checkpoint::recorded_env(src)?.as_ref(),
+                env,
+                opts.allow_env_mismatch,
+                src,
+            ),
+            None => Ok(()),
+        }
+    };
+    if checkpoint::exists(&dir.checkpoint) {
+        check_env(&dir.checkpoint)?;
         trainer.load_with(&dir.checkpoint, !opts.reset_optimizer)?;
         tracing::info!(
             step = trainer.progress.global_step,
@@ -274,6 +343,7 @@ fn open_trainer(
             dir.checkpoint.display()
         );
     } else if let Some(src) = branch {
+        check_env(src)?;
         trainer.branch_from(src, !opts.reset_optimizer)?;
         // Saved at once: from here on the run resumes from its own checkpoint.
         trainer.save(&dir.checkpoint)?;
@@ -389,7 +459,7 @@ pub fn run_with_validator(
         check_stage_exists(cfg, stage)?;
     }
     let branch = match &opts.branch_from {
-        Some(src) if !out_dir.join("checkpoint").join("state.json").exists() => {
+        Some(src) if !checkpoint::exists(&out_dir.join("checkpoint")) => {
             // Before the run directory is made.
             checkpoint::check_same_model(src, &cfg.to_toml()?)?;
             Some(src.as_path())
@@ -400,8 +470,9 @@ pub fn run_with_validator(
     let mut trainer = open_trainer(cfg, &dir, &opts, branch)?;
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
-    let mut log = MetricsLog::open(&dir.metrics)?;
     let first_step = trainer.progress.global_step;
+    // Lines of steps after the checkpoint (written before a kill) would come again.
+    let mut log = MetricsLog::open_at_step(&dir.metrics, first_step)?;
     let bar = progress_bar(opts.progress, max_steps, first_step);
     let start = Instant::now();
     let mut last = LossBreakdown::default();

@@ -249,6 +249,11 @@ impl DatasetSource {
         }
         Ok(Self { dataset })
     }
+
+    /// The dataset's metadata (env, clip shape).
+    pub fn meta(&self) -> &crate::data::DatasetMeta {
+        self.dataset.meta()
+    }
 }
 
 impl ClipSource for DatasetSource {

@@ -235,10 +235,11 @@ fn validate(s: &AtariSettings) -> Result<()> {
         }
     }
     if let Some([h, w]) = s.grayscale_resize {
-        if h == 0 || w == 0 {
+        let max = crate::env::MAX_FRAME_SIDE;
+        if h == 0 || w == 0 || h > max || w > max {
             return Err(invalid(
                 "grayscale_resize",
-                format!("[height, width] must be positive, got [{h}, {w}]"),
+                format!("[height, width] must be in 1..={max}, got [{h}, {w}]"),
             ));
         }
     }

@@ -50,6 +50,15 @@ fn check_counts(
     smallest: usize,
     max_overlap: f64,
 ) -> Result<()> {
+    if h > crate::env::MAX_FRAME_SIDE || w > crate::env::MAX_FRAME_SIDE {
+        return Err(config_error(
+            id,
+            format!(
+                "`height` × `width` = {h}×{w} is larger than the {0}×{0} frames envs support",
+                crate::env::MAX_FRAME_SIDE
+            ),
+        ));
+    }
     if min > max {
         return Err(config_error(
             id,
