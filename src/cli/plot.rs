@@ -48,6 +48,7 @@ const MARGIN_L: u32 = 110;
 const MARGIN_R: u32 = 16;
 const MARGIN_T: u32 = 52;
 const MARGIN_B: u32 = 34;
+const INSET: u32 = 6;
 const PALETTE: [[u8; 3]; 6] = [
     [31, 119, 180],
     [255, 127, 14],
@@ -279,10 +280,12 @@ fn draw_panel(
         1,
     );
     text(img, (left + right) / 2 - 12, bottom + 20, "step", grey, 1);
+    // Points stay INSET pixels inside the box (markers at the first and last step too).
+    let (pl, pr) = ((left + INSET) as f64, (right - INSET) as f64);
     let to_px = |(x, y): (f64, f64)| -> (f64, f64) {
         let fx = if x1 > x0 { (x - x0) / (x1 - x0) } else { 0.5 };
         (
-            left as f64 + fx * (right - left) as f64,
+            pl + fx * (pr - pl),
             bottom as f64 - (y - y0) / (y1 - y0) * (bottom - top) as f64,
         )
     };
@@ -298,8 +301,10 @@ fn draw_panel(
             if pts.len() <= 40 {
                 for &p in pts {
                     let (x, y) = to_px(p);
-                    for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
-                        put_f(img, x + dx as f64, y + dy as f64, Rgb(c));
+                    for dx in -2..=2 {
+                        for dy in -2..=2 {
+                            put_f(img, x + dx as f64, y + dy as f64, Rgb(c));
+                        }
                     }
                 }
             }
