@@ -1197,6 +1197,22 @@ fn small_holes_are_clear_errors() {
         &["label", "--env", "smoke", "--out", arg(&under)],
         &["--out", arg(&under)],
     );
+    silot_err(
+        &[
+            "eval",
+            "--env",
+            "smoke",
+            "--clips",
+            "1",
+            "--json",
+            arg(&under),
+        ],
+        &["--json", arg(&under)],
+    );
+    silot_err(
+        &["render", "--env", "smoke", "--out", arg(&under)],
+        &["--out", arg(&under)],
+    );
     // An OS error is said once.
     let missing = dir.path().join("missing");
     let stderr = silot_err(

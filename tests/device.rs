@@ -1,6 +1,8 @@
 //! Device parity (`test_device!`): every test runs on the CPU and, in a `--features cuda` build,
-//! on the first CUDA GPU, and compares the device's results with the CPU ground truth (the CPU
-//! custom ops / composed references in f64, or the same model on the CPU).
+//! on the first CUDA GPU, and compares the device's results with a CPU ground truth that is not
+//! the code under test: the composed references or the same model in f64 on the CPU, or (one
+//! Adam step) the bound Adam's first step obeys. So the CPU half of each test checks the CPU's
+//! f32 path against that reference, not the CPU against itself.
 //!
 //! Tolerances (f32 on the device vs the CPU): sampler and renderer values and gradients within
 //! `1e-4·(1 + |x|)`; model forward outputs within `2e-3` absolute, loss terms within `1e-3`
@@ -251,11 +253,12 @@ fn train_ctx(seed: u64) -> StepCtx {
     }
 }
 
-/// Reconstructions, loss terms and parameter gradients of one training-mode clip.
-fn forward_backward(dev: &Device) -> (Vec<f64>, Vec<f64>, HashMap<String, Vec<f64>>) {
+/// Reconstructions, loss terms and parameter gradients of one training-mode clip, with the model
+/// in `dt` on `dev`.
+fn forward_backward(dev: &Device, dt: DType) -> (Vec<f64>, Vec<f64>, HashMap<String, Vec<f64>>) {
     let cfg = smoke_cfg();
-    let (vm, model) = Silot::build(&cfg.model, 5, DType::F32, dev).unwrap();
-    let clip = moving_squares(4, 3, 24, 24, 2).to_device(dev).unwrap();
+    let (vm, model) = Silot::build(&cfg.model, 5, dt, dev).unwrap();
+    let clip = on(&moving_squares(4, 3, 24, 24, 2), dev, dt);
     let st = model.initial_state(4, 4, None, dev).unwrap();
     let out = model.run_clip(&clip, st, &mut train_ctx(3), None).unwrap();
     let recon = values(&Tensor::stack(&out.reconstructions, 0).unwrap());
@@ -284,9 +287,10 @@ fn forward_backward(dev: &Device) -> (Vec<f64>, Vec<f64>, HashMap<String, Vec<f6
     (recon, terms, grads)
 }
 
+/// The model in f32 on `dev` against the same model in f64 on the CPU.
 fn silot_forward_loss_and_gradients_match_cpu(dev: &Device) {
-    let (r_dev, l_dev, g_dev) = forward_backward(dev);
-    let (r_cpu, l_cpu, g_cpu) = forward_backward(&Device::Cpu);
+    let (r_dev, l_dev, g_dev) = forward_backward(dev, DType::F32);
+    let (r_cpu, l_cpu, g_cpu) = forward_backward(&Device::Cpu, DType::F64);
     let worst = r_dev
         .iter()
         .zip(&r_cpu)
@@ -343,8 +347,34 @@ fn train_seeded(dev: &Device, steps: usize, seed: u64) -> (Vec<Vec<f64>>, Vec<f6
     (params, losses)
 }
 
+/// One training step on `dev` against the CPU's; on the CPU itself, against what Adam's first
+/// step must be: every parameter moves by at most `lr` (`lr·g/(|g| + ε)`, whatever clipping and
+/// gradient noise did to `g`), and those with a clear gradient by almost exactly `lr`.
 fn one_adam_step_matches_cpu(dev: &Device) {
     let lr = smoke_cfg().train.lr;
+    if dev.is_cpu() {
+        let (start, _) = train(dev, 0);
+        let (after, losses) = train(dev, 1);
+        assert!(losses[0].is_finite());
+        let moves: Vec<f64> = after
+            .iter()
+            .flatten()
+            .zip(start.iter().flatten())
+            .map(|(a, b)| (a - b).abs())
+            .collect();
+        let worst = moves.iter().fold(0.0f64, |m, &x| m.max(x));
+        assert!(
+            worst <= lr * (1.0 + 1e-5),
+            "a parameter moved by {worst:.6e} > lr"
+        );
+        let full = moves.iter().filter(|&&m| m >= 0.9 * lr).count();
+        assert!(
+            full * 2 > moves.len(),
+            "only {full} of {} parameters moved by about lr",
+            moves.len()
+        );
+        return;
+    }
     let (p_dev, l_dev) = train(dev, 1);
     let (p_cpu, l_cpu) = train(&Device::Cpu, 1);
     assert!((l_dev[0] - l_cpu[0]).abs() <= 1e-3 * (1.0 + l_cpu[0].abs()));
@@ -457,7 +487,8 @@ test_device!(
     concurrent_trainers_cuda
 );
 
-/// The object-centric wrapper's encoder on `dev` against the CPU: two streams, three frames.
+/// The object-centric wrapper's encoder on `dev` against the same model stepped directly in
+/// f64 on the CPU: two streams, three frames; every slot's presence, depth and appearance.
 fn encoder_matches_cpu(dev: &Device) {
     use silot::wrapper::ObjectEncoder;
     let frames = moving_squares(2, 3, 24, 24, 4)
@@ -469,10 +500,12 @@ fn encoder_matches_cpu(dev: &Device) {
         .unwrap()
         .to_dtype(DType::U8)
         .unwrap(); // (T, B, H, W, 3)
-    let run = |d: &Device| -> Vec<Vec<f64>> {
-        let cfg = smoke_cfg();
-        let (vm, model) = Silot::build(&cfg.model, 6, DType::F32, d).unwrap();
-        let mut enc = ObjectEncoder::from_model(model, vm, cfg, d, 0);
+    let cfg = smoke_cfg();
+    let a = cfg.model.n_what;
+    // Per frame: (pres, depth, what) of every slot, streams then slots.
+    let got: Vec<Vec<f64>> = {
+        let (vm, model) = Silot::build(&cfg.model, 6, DType::F32, dev).unwrap();
+        let mut enc = ObjectEncoder::from_model(model, vm, cfg.clone(), dev, 0);
         (0..3)
             .map(|t| {
                 let v: Vec<u8> = frames
@@ -484,13 +517,57 @@ fn encoder_matches_cpu(dev: &Device) {
                     .unwrap();
                 let x = ndarray::Array4::from_shape_vec((2, 24, 24, 3), v).unwrap();
                 let o = enc.encode(x.view(), &[t == 0, t == 0]).unwrap();
-                o.features().iter().map(|&f| f as f64).collect()
+                let f = o.features();
+                f.outer_iter()
+                    .flat_map(|slots| {
+                        slots
+                            .outer_iter()
+                            .flat_map(|row| {
+                                let mut r = vec![row[0] as f64, row[5] as f64];
+                                r.extend(row.iter().skip(6).map(|&x| x as f64));
+                                r
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
             })
             .collect()
     };
-    let (got, want) = (run(dev), run(&Device::Cpu));
+    let want: Vec<Vec<f64>> = {
+        let cpu = Device::Cpu;
+        let (_vm, model) = Silot::build(&cfg.model, 6, DType::F64, &cpu).unwrap();
+        let k = cfg.model.eval_objects();
+        let mut state = model.initial_state(2, k, None, &cpu).unwrap();
+        (0..3u64)
+            .map(|t| {
+                let x = frames
+                    .get(t as usize)
+                    .unwrap()
+                    .to_dtype(DType::F64)
+                    .unwrap()
+                    .affine(1.0 / 255.0, 0.0)
+                    .unwrap()
+                    .permute((0, 3, 1, 2))
+                    .unwrap()
+                    .contiguous()
+                    .unwrap();
+                let mut ctx = StepCtx::encode(silot::train::mix_seed(0, t));
+                let out = model.step(&x, None, &state, &mut ctx).unwrap();
+                state = out.state.detach();
+                let o = &state.objects;
+                let (pres, depth, what) = (values(&o.pres), values(&o.depth), values(&o.what));
+                (0..2 * k)
+                    .flat_map(|i| {
+                        let mut r = vec![pres[i], depth[i]];
+                        r.extend_from_slice(&what[i * a..(i + 1) * a]);
+                        r
+                    })
+                    .collect()
+            })
+            .collect()
+    };
     for (t, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_close(&format!("encoder features, frame {t}"), g, w, 2e-3);
+        assert_close(&format!("encoder objects, frame {t}"), g, w, 2e-3);
     }
 }
 test_device!(encoder_matches_cpu, encoder_cpu, encoder_cuda);

@@ -142,6 +142,9 @@ pub fn make_tracker(
 /// Run the evaluation.
 pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
+    if let Some(p) = &a.json {
+        crate::util::check_output_file(p, "--json")?;
+    }
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
     anyhow::ensure!(
         !(cfg.env.is_atari() && a.tracker.tracker == TrackerKind::Conncomp),

@@ -35,6 +35,7 @@ pub struct RenderArgs {
 /// Draw the clips.
 pub fn run(a: RenderArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
+    crate::util::check_output_file(&a.out, "--out")?;
     let cfg = paper_protocol(registry::load_experiment(&a.env)?);
     let mut tracker = make_tracker(&a.tracker, &cfg, a.seed)?.tracker;
     let opts = RenderOptions {

@@ -6,7 +6,7 @@
 //! ascending index order and are flagged `is_new`. Slot + `is_new` define identity: surviving
 //! slots keep their id, new ones get fresh ids from the stream's counter.
 
-use candle_core::{Result, Tensor};
+use candle_core::{DType, Result, Tensor};
 use rayon::prelude::*;
 
 use super::objects::Objects;
@@ -69,7 +69,8 @@ pub fn select(prop: &Objects, disc: &Objects, next_id: &mut [u64]) -> Result<Obj
     let (b, k) = prop.dims()?;
     let all = prop.cat(disc)?;
     let (_, n) = all.dims()?;
-    let pres: Vec<f32> = all.pres.flatten_all()?.to_vec1()?;
+    // Ranked in f32 whatever the model's dtype (an f64 model serves as a reference in tests).
+    let pres: Vec<f32> = all.pres.to_dtype(DType::F32)?.flatten_all()?.to_vec1()?;
     // Streams are independent: assign them in parallel (the host part of an inference step).
     let per_stream: Vec<(Vec<u32>, Vec<bool>)> = pres
         .par_chunks(n.max(1))
