@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Pack a silot checkpoint directory as a shipped encoder folder (models/NAME/).
 
-    python3 scripts/pack_model.py CHECKPOINT_DIR models/NAME [--f32]
+    python3 scripts/pack_model.py CHECKPOINT_DIR models/NAME [--f32] [--env JSON]
 
 Writes NAME/weights.safetensors with every f32 tensor stored as f16 (half the size; silot
 casts each tensor to its variable's dtype, f32, when loading), copies config.toml, writes a
 state.json that records the new file (the Adam state is left out: inference needs weights and
-config only) and prints the sha256 of each file for the folder's manifest.toml.
+config only) and prints the sha256 of each file for the folder's manifest.toml. --env adds the
+env record checkpoints of older versions lack, e.g.
+--env '{"id": "space_invaders", "preset": "paper", "frame": [195, 160, 3]}'.
 Pure Python (struct's 'e' format rounds to nearest even, as a cast to f16 does).
 """
 import hashlib
@@ -63,11 +65,17 @@ def write_safetensors(path, header, body):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    env = None
+    if "--env" in argv:
+        i = argv.index("--env")
+        env = json.loads(argv[i + 1])
+        del argv[i : i + 2]
+    args = [a for a in argv if not a.startswith("--")]
     if len(args) != 2:
         sys.exit(__doc__)
     src, dst = args
-    keep_f32 = "--f32" in sys.argv
+    keep_f32 = "--f32" in argv
     os.makedirs(dst, exist_ok=True)
     header, body, _ = read_safetensors(os.path.join(src, "weights.safetensors"))
     if keep_f32:
@@ -85,6 +93,10 @@ def main():
         data = open(os.path.join(dst, name), "rb").read()
         files[name] = {"bytes": len(data), "fnv1a64": fnv1a64(data)}
     state["files"] = files
+    if env is not None:
+        state["env"] = env
+    elif "env" not in state:
+        print("warning: the checkpoint records no env; pass --env (see --help)", file=sys.stderr)
     with open(os.path.join(dst, "state.json"), "w") as f:
         json.dump(state, f, indent=2)
     for name in ("config.toml", "state.json", "weights.safetensors"):
