@@ -203,6 +203,18 @@ fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
+/// The range of `values` without the outer 1 % on either side where there are enough of them
+/// (a first step's loss can be 1,000x the rest and would flatten every curve).
+fn robust_range(mut values: Vec<f64>) -> (f64, f64) {
+    if values.len() < 20 {
+        return range(values.into_iter());
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len() - 1;
+    let (lo, hi) = ((0.01 * n as f64).ceil(), (0.99 * n as f64).floor());
+    range([values[lo as usize], values[hi as usize]].into_iter())
+}
+
 fn draw_panel(
     img: &mut RgbImage,
     (ox, oy): (u32, u32),
@@ -248,7 +260,7 @@ fn draw_panel(
         text(img, left + 20, (top + bottom) / 2, "no data", grey, 2);
         return;
     }
-    let (y0, y1) = range(data.iter().flatten().map(|p| p.1));
+    let (y0, y1) = robust_range(data.iter().flatten().map(|p| p.1).collect());
     let pad = (y1 - y0) * 0.05;
     // Padded, but not below zero for values that never are.
     let (y0, y1) = (
@@ -286,7 +298,9 @@ fn draw_panel(
         let fx = if x1 > x0 { (x - x0) / (x1 - x0) } else { 0.5 };
         (
             pl + fx * (pr - pl),
-            bottom as f64 - (y - y0) / (y1 - y0) * (bottom - top) as f64,
+            // Values outside the robust range are drawn at the box's edge.
+            (bottom as f64 - (y - y0) / (y1 - y0) * (bottom - top) as f64)
+                .clamp(top as f64, bottom as f64),
         )
     };
     for (si, ((_, kind, _), pts)) in panel.series.iter().zip(&data).enumerate() {
@@ -499,6 +513,14 @@ mod tests {
         std::fs::write(&metrics, "\n").unwrap();
         let e = plot_metrics(&metrics, &dir.path().join("c.png")).unwrap_err();
         assert!(e.to_string().contains("metrics.jsonl"), "{e}");
+    }
+
+    #[test]
+    fn one_outlier_does_not_set_the_range() {
+        let mut v: Vec<f64> = (0..50).map(|i| 100.0 + i as f64).collect();
+        v[0] = 5e6;
+        assert_eq!(robust_range(v), (102.0, 149.0));
+        assert_eq!(robust_range(vec![1.0, 5e6]), (1.0, 5e6));
     }
 
     #[test]
