@@ -513,7 +513,7 @@ fn train_smoke_writes_metrics_and_resumes() {
     );
     silot_err(
         &["observe", "--env", "smoke", "--checkpoint", "/nonexistent"],
-        &["no checkpoint"],
+        &["checkpoint /nonexistent"],
     );
     let env_only = dir.path().join("env_only.toml");
     std::fs::write(&env_only, "[env]\nid = \"x\"\n[env.scattered_mnist]\n").unwrap();

@@ -46,7 +46,14 @@ pub struct AverageArgs {
 
 /// Write the average.
 pub fn run(a: AverageArgs) -> anyhow::Result<()> {
-    check_out(&a.out, a.overwrite)?;
+    // (An output that is one of the inputs is refused by the averaging itself, naming that.)
+    if !a
+        .checkpoints
+        .iter()
+        .any(|c| crate::train::averaging::same_dir(c, &a.out))
+    {
+        check_out(&a.out, a.overwrite)?;
+    }
     let inputs = average_checkpoints(&a.checkpoints, &a.out)?;
     let steps: Vec<String> = inputs.iter().map(|i| i.step.to_string()).collect();
     println!(

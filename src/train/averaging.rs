@@ -147,7 +147,8 @@ fn add_weights(
 }
 
 /// Whether two paths name the same directory (compared canonically where both exist).
-fn same_dir(a: &Path, b: &Path) -> bool {
+/// Whether `a` and `b` name the same directory.
+pub(crate) fn same_dir(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
