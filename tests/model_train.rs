@@ -367,6 +367,32 @@ fn a_run_resumes_after_a_save_killed_between_any_two_writes() {
 }
 
 #[test]
+fn a_run_starts_beside_logs_but_not_over_another_commands_output() {
+    let cfg = smoke_cfg();
+    let dir = tempfile::tempdir().unwrap();
+    // A script's log written before training: fine.
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    std::fs::write(run.join("train_log.txt"), "GPU x\n").unwrap();
+    train::run(&cfg, &run, &mut Squares(0), cpu_opts(Some(1))).unwrap();
+    assert!(run.join("train_log.txt").exists());
+    // A dataset, or a checkpoint directory itself: refused, nothing written there.
+    for (name, file) in [("ds", "meta.json"), ("ck", "state.json")] {
+        let d = dir.path().join(name);
+        std::fs::create_dir(&d).unwrap();
+        std::fs::write(d.join(file), "{}").unwrap();
+        let err = train::run(&cfg, &d, &mut Squares(0), cpu_opts(Some(1)))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("not a run directory") && err.contains(file),
+            "{err}"
+        );
+        assert!(!d.join("config.toml").exists());
+    }
+}
+
+#[test]
 fn a_stage_change_rolls_back_only_to_that_stages_best() {
     let cfg = smoke_cfg();
     let dev = Device::Cpu;

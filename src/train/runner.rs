@@ -231,10 +231,11 @@ impl RunDir {
     fn claim(cfg: &RunConfig, out_dir: &Path) -> Result<Self> {
         let text = cfg.to_toml()?;
         let cfg_path = out_dir.join("config.toml");
-        if !cfg_path.exists() && holds_other_files(out_dir)? {
+        if let Some(name) = foreign_entry(out_dir).filter(|_| !cfg_path.exists()) {
             return Err(Error::Invalid(format!(
-                "`{}` is not empty and not a run directory (it has no config.toml); train into a \
-                 new or empty directory",
+                "`{}` is not a run directory (it has no config.toml) but holds `{name}`, which \
+                 training would replace or which another command wrote; train into a new \
+                 directory",
                 out_dir.display()
             )));
         }
@@ -269,20 +270,25 @@ impl RunDir {
     }
 }
 
-/// Whether `dir` holds anything but what a run killed before writing its config left there (a
-/// temp file of `config.toml`).
-fn holds_other_files(dir: &Path) -> Result<bool> {
-    if !crate::util::is_non_empty_dir(dir)? {
-        return Ok(false);
-    }
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for e in entries {
-        let e = e.map_err(|e| Error::io(dir, e))?;
-        if !e.file_name().to_string_lossy().starts_with(".config.toml.tmp") {
-            return Ok(true);
-        }
-    }
-    Ok(false)
+/// What a folder without `config.toml` may not hold for a run to start there: what training
+/// would replace (its checkpoints), or another command's output (a checkpoint or a dataset).
+/// Anything else (e.g. a log a script wrote before training) is left alone.
+const NOT_A_RUN: &[&str] = &[
+    "checkpoint",
+    "best",
+    "kept",
+    checkpoint::STATE_FILE,
+    checkpoint::WEIGHTS_FILE,
+    "meta.json",
+    "frames.u8",
+];
+
+/// The first entry of `dir` (without `config.toml`) that [`NOT_A_RUN`] names.
+fn foreign_entry(dir: &Path) -> Option<&'static str> {
+    NOT_A_RUN
+        .iter()
+        .copied()
+        .find(|n| dir.join(n).symlink_metadata().is_ok())
 }
 
 /// Finishes or undoes the saves of kept checkpoints that were killed half-way
