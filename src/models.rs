@@ -153,7 +153,11 @@ impl Manifest {
 
 /// The names of the shipped models in [`search_dirs`] (folders with a manifest), sorted.
 pub fn names() -> Vec<String> {
-    let mut out: Vec<String> = search_dirs().iter().flat_map(|d| names_in(d)).collect();
+    names_in_dirs(&search_dirs())
+}
+
+fn names_in_dirs(dirs: &[PathBuf]) -> Vec<String> {
+    let mut out: Vec<String> = dirs.iter().flat_map(|d| names_in(d)).collect();
     out.sort();
     out.dedup();
     out
@@ -176,10 +180,15 @@ pub fn names_in(dir: &Path) -> Vec<String> {
 /// bare name (no path separator) looked up in [`search_dirs`]. A directory with a
 /// `manifest.toml` has its files checked ([`Manifest::verify`]) first.
 pub fn resolve(name_or_path: &Path) -> Result<PathBuf> {
+    resolve_in(name_or_path, &search_dirs())
+}
+
+/// [`resolve`] with the folders searched for names given.
+pub fn resolve_in(name_or_path: &Path, dirs: &[PathBuf]) -> Result<PathBuf> {
     let dir = if name_or_path.is_dir() {
         name_or_path.to_path_buf()
     } else {
-        find(name_or_path)?
+        find(name_or_path, dirs)?
     };
     if dir.join(MANIFEST_FILE).is_file() {
         Manifest::read(&dir)?.verify(&dir)?;
@@ -187,7 +196,7 @@ pub fn resolve(name_or_path: &Path) -> Result<PathBuf> {
     Ok(dir)
 }
 
-fn find(name: &Path) -> Result<PathBuf> {
+fn find(name: &Path, dirs: &[PathBuf]) -> Result<PathBuf> {
     let bare = name.components().count() == 1
         && matches!(
             name.components().next(),
@@ -198,12 +207,11 @@ fn find(name: &Path) -> Result<PathBuf> {
         msg: format!(
             "{what}; give a checkpoint or run directory, or the name of a shipped model ({}; \
              searched {})",
-            match names() {
+            match names_in_dirs(dirs) {
                 n if n.is_empty() => "none found".to_string(),
                 n => n.join(", "),
             },
-            search_dirs()
-                .iter()
+            dirs.iter()
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -212,8 +220,7 @@ fn find(name: &Path) -> Result<PathBuf> {
     if !bare {
         return Err(not_found("no such directory"));
     }
-    search_dirs()
-        .into_iter()
+    dirs.iter()
         .map(|d| d.join(name))
         .find(|d| d.join(MANIFEST_FILE).is_file())
         .ok_or_else(|| not_found("no such directory and no shipped model of that name"))

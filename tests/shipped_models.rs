@@ -60,15 +60,19 @@ fn names_resolve_to_checked_folders_and_damage_is_reported() {
     let e = models::resolve(Path::new("runs/no_such_run")).unwrap_err();
     assert!(e.to_string().contains("no such directory"), "{e}");
 
-    // A folder with a manifest is checked, by path and by name through $SILOT_MODELS.
+    // A folder with a manifest is checked, by path and by name in another folder of models
+    // (as $SILOT_MODELS adds one), which comes first.
     let d = fake_model(tmp.path(), "tiny");
     assert_eq!(models::resolve(&d).unwrap(), d);
-    std::env::set_var(models::MODELS_ENV, tmp.path());
-    let by_name = models::resolve(Path::new("tiny"));
-    let names = models::names();
-    std::env::remove_var(models::MODELS_ENV);
-    assert_eq!(by_name.unwrap(), d);
-    assert!(names.contains(&"tiny".to_string()) && names.contains(&"space_invaders".into()));
+    let dirs = [tmp.path().to_path_buf(), models::builtin_dir()];
+    assert_eq!(models::resolve_in(Path::new("tiny"), &dirs).unwrap(), d);
+    let builtin = models::builtin_dir().join("space_invaders");
+    assert_eq!(
+        models::resolve_in(Path::new("space_invaders"), &dirs).unwrap(),
+        builtin
+    );
+    let e = models::resolve_in(Path::new("huge"), &dirs).unwrap_err();
+    assert!(e.to_string().contains("space_invaders, tiny"), "{e}");
     std::fs::write(d.join("config.toml"), "x = 2\n").unwrap();
     let e = models::resolve(&d).unwrap_err().to_string();
     assert!(e.contains("config.toml") && e.contains("sha256"), "{e}");
@@ -85,7 +89,7 @@ fn shipped_encoders_score_their_manifest_figures_on_the_cpu() {
     use silot::model::tracker::SilotTracker;
     use silot::wrapper::ObjectEncoder;
 
-    // The crate's own models (not $SILOT_MODELS, which the other test sets for a while).
+    // The crate's own models.
     for name in models::names_in(&models::builtin_dir()) {
         let dir = models::resolve(&models::builtin_dir().join(&name)).unwrap();
         let m = Manifest::read(&dir).unwrap();

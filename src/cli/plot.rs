@@ -260,7 +260,13 @@ fn draw_panel(
         text(img, left + 20, (top + bottom) / 2, "no data", grey, 2);
         return;
     }
-    let (y0, y1) = robust_range(data.iter().flatten().map(|p| p.1).collect());
+    // Noisy training lines: the robust range; validation lines: every point.
+    let values = data.iter().flatten().map(|p| p.1);
+    let (y0, y1) = if panel.series.iter().all(|(_, kind, _)| *kind == "train") {
+        robust_range(values.collect())
+    } else {
+        range(values)
+    };
     let pad = (y1 - y0) * 0.05;
     // Padded, but not below zero for values that never are.
     let (y0, y1) = (
