@@ -16,6 +16,8 @@
 //!   SILOT encoder as fixed-K object sets; [`models`]: the shipped encoders, found by name.
 //! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp (and its
 //!   threshold search).
+//! - [`streams`]: envs run for whole episodes through the wrapper, with ground truth (stream
+//!   evaluation).
 //! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
 
 pub mod baseline;
@@ -30,6 +32,7 @@ pub mod models;
 pub mod nn;
 pub mod profile;
 pub mod rng;
+pub mod streams;
 pub mod testing;
 pub mod track;
 pub mod train;

@@ -14,6 +14,7 @@ mod model_train;
 mod model_util;
 mod recipe_scripts;
 mod shipped_models;
+mod streams;
 mod synthetic_data;
 mod synthetic_env;
 mod synthetic_gt;

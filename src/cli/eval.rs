@@ -7,12 +7,15 @@ use clap::{Args, ValueEnum};
 use super::clips::{eval_clips, paper_protocol, preset_name};
 use super::device::DeviceArg;
 use crate::baseline::ConnCompTracker;
-use crate::config::ExperimentConfig;
+use crate::config::{EnvSection, ExperimentConfig};
 use crate::env::registry;
-use crate::eval::{evaluate, ReportCheckpoint};
-use crate::model::tracker::{SilotTracker, WhichCheckpoint};
+use crate::eval::{evaluate, evaluate_windows, stream_summary, ReportCheckpoint};
+use crate::model::tracker::{load_trained_from, SilotTracker, WhichCheckpoint};
+use crate::model::PresenceCarry;
+use crate::streams::{encode_streams, StreamOptions};
 use crate::track::Tracker;
 use crate::train::checkpoint::{check_env_matches, EnvRecord};
+use crate::wrapper::ObjectEncoder;
 
 /// Trackers `silot eval` can score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,6 +47,12 @@ pub struct TrackerArgs {
     /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
     #[arg(long)]
     pub half_backbone: bool,
+    /// How a SILOT model carries presence from frame to frame: `product` (the paper's
+    /// `obj_t = obj_{t-1}·d_obj`) or `binary` (decided each frame: above 0.5 carries on as
+    /// present, else the slot is emptied). Default: the checkpoint config's
+    /// `eval_presence_carry`.
+    #[arg(long, value_enum)]
+    pub presence_carry: Option<PresenceCarryArg>,
     /// Score the run's best validation checkpoint (`best/`) instead of its latest complete one
     /// (`checkpoint/`, the default).
     #[arg(long)]
@@ -65,6 +74,24 @@ impl TrackerArgs {
     }
 }
 
+/// `--presence-carry` values ([`PresenceCarry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PresenceCarryArg {
+    /// The paper's running product of survival probabilities.
+    Product,
+    /// Decided every frame (present above 0.5, else gone).
+    Binary,
+}
+
+impl From<PresenceCarryArg> for PresenceCarry {
+    fn from(a: PresenceCarryArg) -> Self {
+        match a {
+            PresenceCarryArg::Product => PresenceCarry::Product,
+            PresenceCarryArg::Binary => PresenceCarry::Binary,
+        }
+    }
+}
+
 /// Arguments of `silot eval`.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
@@ -74,9 +101,18 @@ pub struct EvalArgs {
     /// The tracker.
     #[command(flatten)]
     pub tracker: TrackerArgs,
-    /// Number of 8-frame clips.
+    /// Number of 8-frame clips (with `--frames`: of streams).
     #[arg(long, default_value_t = 32)]
     pub clips: usize,
+    /// Score streams instead of 8-frame clips: each of `--clips` envs runs from a reset for
+    /// this many frames through the object-centric wrapper (as `silot observe` does; an
+    /// episode that ends inside restarts its objects), labelled over the whole stream. Stream
+    /// `i`'s env is reset with `seed + i`.
+    #[arg(long)]
+    pub frames: Option<usize>,
+    /// With `--frames`: the length of the windows scored beside the totals.
+    #[arg(long, default_value_t = 100)]
+    pub window: usize,
     /// Seed of the evaluation clips (use seeds never used for tuning).
     #[arg(long, default_value_t = 2)]
     pub seed: u64,
@@ -119,13 +155,16 @@ pub fn make_tracker(
             })?;
             let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
             let dir = crate::models::resolve(dir)?;
-            let tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
+            let mut tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
             check_env_matches(
                 tracker.trained_env(),
                 &EnvRecord::of_spec(&cfg.env)?,
                 t.allow_env_mismatch,
                 tracker.checkpoint().0,
             )?;
+            if let Some(c) = t.presence_carry {
+                tracker.set_presence_carry(c.into());
+            }
             let (path, step) = tracker.checkpoint();
             let checkpoint = Some(ReportCheckpoint {
                 path: path.display().to_string(),
@@ -152,6 +191,9 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
          Atari the ground truth itself is ConnComp labelling (§6), so only a model is scored \
          there: use --tracker silot --checkpoint RUNDIR"
     );
+    if let Some(frames) = a.frames {
+        return run_streams(&a, &cfg, frames);
+    }
     let BuiltTracker {
         mut tracker,
         checkpoint,
@@ -175,6 +217,87 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.json {
         let json = serde_json::to_vec_pretty(&report)?;
         crate::util::write_atomic(path, &json)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// The SILOT model of `--checkpoint` as an online encoder (the wrapper's), with
+/// `--presence-carry` applied, and where its weights came from.
+pub fn load_encoder(
+    t: &TrackerArgs,
+    env: &EnvSection,
+    seed: u64,
+) -> anyhow::Result<(ObjectEncoder, ReportCheckpoint)> {
+    let dir = t.checkpoint.as_ref().ok_or_else(|| {
+        anyhow::anyhow!(
+            "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
+        )
+    })?;
+    let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
+    let dir = crate::models::resolve(dir)?;
+    let trained = load_trained_from(&dir, t.which_checkpoint(), &device)?;
+    check_env_matches(
+        trained.env.as_ref(),
+        &EnvRecord::of_spec(env)?,
+        t.allow_env_mismatch,
+        &trained.checkpoint,
+    )?;
+    let checkpoint = ReportCheckpoint {
+        path: trained.checkpoint.display().to_string(),
+        step: trained.step,
+    };
+    let mut encoder =
+        ObjectEncoder::from_model(trained.model, trained.varmap, trained.cfg, &device, seed);
+    if let Some(c) = t.presence_carry {
+        encoder.set_presence_carry(c.into());
+    }
+    Ok((encoder, checkpoint))
+}
+
+/// `silot eval --frames N`: streams through the object-centric wrapper.
+fn run_streams(a: &EvalArgs, cfg: &ExperimentConfig, frames: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(frames > 0, "--frames must be at least 1");
+    anyhow::ensure!(a.window > 0, "--window must be at least 1");
+    anyhow::ensure!(
+        a.tracker.tracker == TrackerKind::Silot,
+        "--frames scores streams through the object-centric wrapper, which runs a SILOT model: \
+         use --tracker silot --checkpoint RUNDIR"
+    );
+    let (encoder, checkpoint) = load_encoder(&a.tracker, &cfg.env, a.seed)?;
+    let opts = StreamOptions {
+        streams: a.clips,
+        frames,
+        seed: a.seed,
+        keep_frames_every: 0,
+    };
+    let rec = encode_streams(&cfg.env, encoder, &opts)?;
+    let mut settings = cfg.eval.metrics.clone();
+    settings.frames_detail |= a.dump_frames;
+    settings.drop_overfull_frames |= a.quirk_drop_overfull_frames;
+    let mut report = evaluate(&rec.pred, &rec.gt, &settings)?;
+    let windows = evaluate_windows(&rec.pred, &rec.gt, &settings, a.window)?;
+    report.stream = Some(stream_summary(
+        &report,
+        windows,
+        frames,
+        a.window,
+        rec.episodes_ended,
+    ));
+    report.env = cfg.env.id.clone();
+    report.preset = preset_name(cfg);
+    report.tracker = "silot".to_string();
+    report.seed = Some(a.seed);
+    report.checkpoint = Some(checkpoint);
+    report.print_table();
+    println!(
+        "{} streams x {frames} frames in {:.1} s ({:.0} frames/s: env, encoder and labels)",
+        a.clips,
+        rec.secs,
+        (a.clips * frames) as f64 / rec.secs.max(1e-9)
+    );
+    if let Some(path) = &a.json {
+        report.write_json(path)?;
         println!("wrote {}", path.display());
     }
     Ok(())

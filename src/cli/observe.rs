@@ -6,14 +6,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::clips::paper_protocol;
 use super::device::{open_inference, DeviceArg};
+use super::eval::PresenceCarryArg;
 use crate::env::registry;
+use crate::env::synthetic::Split;
 use crate::env::vector::VectorEnv;
+use crate::streams::RandomPolicy;
 use crate::wrapper::{Object, ObjectCentricVecEnv, ObjectEncoder};
 
 /// Arguments of `silot observe`.
@@ -57,6 +58,10 @@ pub struct ObserveArgs {
     /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
     #[arg(long)]
     pub half_backbone: bool,
+    /// How presence is carried from frame to frame (`product`, the paper's, or `binary`;
+    /// default: the checkpoint config's `eval_presence_carry`).
+    #[arg(long, value_enum)]
+    pub presence_carry: Option<PresenceCarryArg>,
     /// Run the model although its checkpoint records another env (id, Atari preset or frame
     /// size) than `--env`: refused by default.
     #[arg(long)]
@@ -87,10 +92,20 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         &cfg.env,
         a.allow_env_mismatch,
     )?;
-    let encoder = ObjectEncoder::load(&crate::models::resolve(&a.checkpoint)?, &device, a.seed)?;
+    let mut encoder =
+        ObjectEncoder::load(&crate::models::resolve(&a.checkpoint)?, &device, a.seed)?;
+    if let Some(c) = a.presence_carry {
+        encoder.set_presence_carry(c.into());
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(a.envs));
     let spec = cfg.env.clone();
-    let venv = VectorEnv::new(move |_| registry::make_from_spec(&spec), a.envs, threads)?;
+    // The test split of the synthetic envs' data, as stream evaluation uses (same seed, same
+    // frames).
+    let venv = VectorEnv::new(
+        move |_| registry::make_from_spec_split(&spec, Split::Test),
+        a.envs,
+        threads,
+    )?;
     let n_actions = venv.single_action_space().n().unwrap_or(1);
     let mut env = ObjectCentricVecEnv::new(venv, encoder)?;
     let mut out = match &a.json {
@@ -102,15 +117,14 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         })),
         None => None,
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
+    // The policy of stream evaluation (`silot eval --frames`): same seed, same frames.
+    let mut policy = RandomPolicy::new(a.seed, n_actions);
     let start = Instant::now();
     env.reset(Some(a.seed))?;
     let (mut counted, mut episodes) = (0usize, 0usize);
     let mut actions = vec![0usize; a.envs];
     for step in 0..a.steps {
-        actions
-            .iter_mut()
-            .for_each(|x| *x = rng.gen_range(0..n_actions));
+        policy.act(&mut actions);
         let s = env.step(&actions)?;
         for i in 0..a.envs {
             let mut objects = s.objects.objects(i, a.threshold);

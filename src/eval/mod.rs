@@ -12,6 +12,7 @@ pub mod count;
 pub mod false_positive;
 pub mod mota;
 pub mod report;
+pub mod windows;
 
 pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
@@ -19,6 +20,7 @@ pub use bbox::{overlapping_pairs, BBox};
 pub use count::ByFrameIndex;
 pub use false_positive::FalsePositiveKinds;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
+pub use windows::{evaluate_windows, stream_summary, StreamSummary, WindowReport};
 pub use report::{
     BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportCheckpoint, ReportThresholds,
 };
@@ -208,6 +210,7 @@ pub fn evaluate(
         quirk_ap_ignore_after_gt_exhausted: settings.ap_ignore_after_gt_exhausted,
         by_frame_index: by_t.stats(),
         frames_detail: details,
+        stream: None,
     })
 }
 

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::false_positive::FalsePositiveKinds;
+use super::windows::StreamSummary;
 
 /// Thresholds used for a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -145,6 +146,10 @@ pub struct EvalReport {
     /// Per-frame boxes (only with `--dump-frames`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frames_detail: Option<Vec<FrameDetail>>,
+    /// Streams only (`silot eval --frames N`): the metrics per window of frames and how the
+    /// count holds from the first frame to the last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<StreamSummary>,
 }
 
 /// Where a model tracker's weights came from.
@@ -241,6 +246,9 @@ impl EvalReport {
             s += &row("  above obj_threshold", &|st| st.above_threshold);
             s += &row("  count abs error", &|st| st.count_abs_error);
         }
+        if let Some(st) = &self.stream {
+            stream_table(&mut s, st);
+        }
         if self.quirk_drop_overfull_frames {
             let _ = writeln!(
                 s,
@@ -275,8 +283,46 @@ impl EvalReport {
     }
 }
 
+/// The per-window rows of a stream report.
+fn stream_table(s: &mut String, st: &StreamSummary) {
+    let _ = writeln!(
+        s,
+        "streams of {} frames, windows of {}; {} episodes ended inside (objects restarted)",
+        st.frames_per_stream, st.window, st.episodes_ended
+    );
+    let _ = writeln!(
+        s,
+        "{:>11} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8}",
+        "frames", "MOTA", "IDF1", "AP", "count", "gt", "counted", "switches"
+    );
+    for w in &st.windows {
+        let _ = writeln!(
+            s,
+            "{:>11} {:>7.3} {:>7.3} {:>7.3} {:>7.2} {:>7.1} {:>8.1} {:>8}",
+            format!("{}-{}", w.start, w.end - 1),
+            w.mota,
+            w.idf1,
+            w.ap,
+            w.count_abs_error,
+            w.gt_per_frame,
+            w.counted_per_frame,
+            w.num_switches
+        );
+    }
+    let _ = writeln!(
+        s,
+        "lowest window MOTA {:.3}; count error last window / first {:.2}; at the first frame \
+         {:.2}, the last {:.2}; switches per 1000 frames {:.1}",
+        st.min_window_mota,
+        st.count_error_last_over_first,
+        st.count_abs_error_first_frame,
+        st.count_abs_error_last_frame,
+        st.switches_per_1000_frames
+    );
+}
+
 /// Serialise non-finite `f64` as JSON `null` and read `null` back as NaN.
-mod nan_as_null {
+pub(crate) mod nan_as_null {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {

@@ -26,6 +26,26 @@ pub enum RenderModeConfig {
     },
 }
 
+/// How an object's presence is carried from one evaluation step to the next (training always
+/// carries the relaxed product of the paper).
+///
+/// Written in TOML as `eval_presence_carry = "product"` or `"binary"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PresenceCarry {
+    /// The reference (§2.3 step 6): `obj_t = obj_{t−1} · d_obj`, the product of every step's
+    /// survival probability since discovery. On a stream it decays geometrically (0.99 per
+    /// step is 0.37 after 100 steps) however well the object is tracked. The default.
+    #[default]
+    Product,
+    /// Decide each step: an object whose presence is above 0.5 is carried into the next step as
+    /// present (`obj_{t−1} = 1`), one at or below as gone: its slot becomes the null object
+    /// (reference §2.0), free for a newly discovered one. The reported presence is then that
+    /// step's survival probability `d_obj` (or the discovery presence). Evaluation and the
+    /// wrapper only.
+    Binary,
+}
+
 /// How much gradient the presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3)
 /// pass into presence: a scale in `[0, 1]` for the discovered and for the propagated objects'
 /// weights (1 = the reference, 0 = detached; the forward value is the same for every scale).
@@ -279,6 +299,11 @@ pub struct ModelConfig {
     pub independent_prop: bool,
     /// Sample latents at evaluation (MNIST: true; Shapes, Atari: false).
     pub eval_noisy: bool,
+    /// How presence is carried between evaluation steps ([`PresenceCarry`]; default
+    /// `"product"`, the reference). Evaluation only; not written to saved configs when
+    /// `"product"`.
+    #[serde(skip_serializing_if = "is_product")]
+    pub eval_presence_carry: PresenceCarry,
     /// Compositing rule of the renderer.
     pub render: RenderModeConfig,
     /// Importance temperature λ of the code renderer. Default 0.25.
@@ -337,6 +362,7 @@ impl Default for ModelConfig {
             attention_std: 0.1,
             independent_prop: true,
             eval_noisy: true,
+            eval_presence_carry: PresenceCarry::Product,
             render: RenderModeConfig::Code,
             importance_temp: 0.25,
             yx_range: [-0.5, 1.5],
@@ -351,6 +377,10 @@ impl Default for ModelConfig {
             priors: PriorsConfig::default(),
         }
     }
+}
+
+fn is_product(v: &PresenceCarry) -> bool {
+    *v == PresenceCarry::Product
 }
 
 fn is_all(v: &PresWeightGradient) -> bool {

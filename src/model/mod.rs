@@ -23,7 +23,7 @@ pub mod selection;
 pub mod silot;
 pub mod tracker;
 
-pub use config::{ModelConfig, RunConfig, TrainConfig};
+pub use config::{ModelConfig, PresenceCarry, RunConfig, TrainConfig};
 pub use loss::{LossBreakdown, LossTerms};
 pub use objects::{coords_to_pixel_space, Objects, PixelBox};
 pub use silot::{CarriedState, ClipOutput, Silot, StepCtx, StepOutput};

@@ -11,7 +11,7 @@ use candle_core::{DType, Device, Result, Tensor, D};
 use candle_nn::{Init, VarBuilder, VarMap};
 
 use super::attention::{DiscoveryAttention, PropagationAttention};
-use super::config::ModelConfig;
+use super::config::{ModelConfig, PresenceCarry};
 use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
@@ -191,6 +191,12 @@ impl Silot {
         &self.decoder
     }
 
+    /// Change how presence is carried between evaluation steps (an inference setting: the
+    /// weights do not depend on it).
+    pub fn set_eval_presence_carry(&mut self, carry: PresenceCarry) {
+        self.cfg.eval_presence_carry = carry;
+    }
+
     /// The config the model was built with.
     pub fn config(&self) -> &ModelConfig {
         &self.cfg
@@ -266,8 +272,15 @@ impl Silot {
             None => self.backbone(frame, ctx.training)?,
         };
         let (_, _, gh, gw) = v_bu.dims4()?;
-        let prev = &state.objects;
         let t = state.t;
+        let decided;
+        let carry = self.cfg.eval_presence_carry;
+        let prev = if !ctx.training && carry != PresenceCarry::Product {
+            decided = decide_presence(&state.objects, carry)?;
+            &decided
+        } else {
+            &state.objects
+        };
         let prior_mode = ctx.prior_start.is_some_and(|s| t >= s);
         let need_prior = ctx.compute_loss || ctx.prior_start.is_some();
         let (prop_out, prior_out) = {
@@ -508,4 +521,63 @@ fn to_dtype(o: &Objects, dt: DType) -> Result<Objects> {
         ids: o.ids.clone(),
         is_new: o.is_new.clone(),
     })
+}
+
+/// The carried objects with presence decided ([`PresenceCarry::Binary`]): an object above 0.5
+/// is carried as present (presence 1, every other attribute unchanged), one at or below as gone
+/// (the null object). `Product` changes nothing.
+fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
+    let pres = &objects.pres;
+    let present = pres.gt(0.5)?.to_dtype(pres.dtype())?;
+    match carry {
+        PresenceCarry::Product => Ok(objects.clone()),
+        // Gone objects become the null object (reference §2.0), as every slot is at a stream's
+        // start: nothing of them is left for attention or selection to see.
+        PresenceCarry::Binary => {
+            let m = |t: &Tensor| t.broadcast_mul(&present);
+            Ok(Objects {
+                where_: m(&objects.where_)?,
+                abs_posn: m(&objects.abs_posn)?,
+                what: m(&objects.what)?,
+                depth: m(&objects.depth)?,
+                pres: present.clone(),
+                size_logit: m(&objects.size_logit)?,
+                depth_logit: m(&objects.depth_logit)?,
+                prop_state: m(&objects.prop_state)?,
+                prior_prop_state: m(&objects.prior_prop_state)?,
+                ids: objects.ids.clone(),
+                is_new: objects.is_new.clone(),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decided_presence_keeps_the_present_and_empties_the_gone() {
+        let dev = Device::Cpu;
+        let mut o = Objects::null(1, 4, 2, 3, &dev).unwrap();
+        o.pres = Tensor::new(&[[[0.2f32], [0.5], [0.51], [1.0]]], &dev).unwrap();
+        o.ids = vec![3, 4, 5, 6];
+        let p = |c| -> Vec<f32> {
+            let d = decide_presence(&o, c).unwrap();
+            d.pres.flatten_all().unwrap().to_vec1().unwrap()
+        };
+        assert_eq!(p(PresenceCarry::Binary), vec![0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(p(PresenceCarry::Product), vec![0.2, 0.5, 0.51, 1.0]);
+        let d = decide_presence(&o, PresenceCarry::Binary).unwrap();
+        assert_eq!(d.ids, o.ids);
+        // Present objects keep their box, gone ones become null objects.
+        let w = |x: &Objects| x.where_.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+        assert_eq!(
+            w(&d),
+            vec![0.0; 8]
+                .into_iter()
+                .chain(w(&o)[8..].to_vec())
+                .collect::<Vec<_>>()
+        );
+    }
 }

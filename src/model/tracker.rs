@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 
-use super::config::RunConfig;
+use super::config::{PresenceCarry, RunConfig};
 use super::objects::coords_to_pixel_space;
 use super::silot::{Silot, StepCtx};
 use crate::config::EnvSection;
@@ -165,6 +165,13 @@ impl SilotTracker {
     /// The checkpoint directory the weights were read from, and its training step.
     pub fn checkpoint(&self) -> (&Path, u64) {
         (&self.checkpoint, self.step)
+    }
+
+    /// Change how presence is carried from frame to frame ([`PresenceCarry`]; the model
+    /// config's `eval_presence_carry` otherwise).
+    pub fn set_presence_carry(&mut self, carry: PresenceCarry) {
+        self.model.set_eval_presence_carry(carry);
+        self.cfg.model.eval_presence_carry = carry;
     }
 
     /// The env the model was trained on, as its checkpoint records it (`None`: unknown).

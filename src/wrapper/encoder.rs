@@ -10,7 +10,7 @@ use super::objects::ObjectBatch;
 use crate::error::{Error, Result};
 use crate::model::objects::pixel_box;
 use crate::model::tracker::load_trained;
-use crate::model::{CarriedState, RunConfig, Silot, StepCtx};
+use crate::model::{CarriedState, PresenceCarry, RunConfig, Silot, StepCtx};
 use crate::train::mix_seed;
 
 /// SILOT as an online encoder: frames in, fixed-`K` object sets out.
@@ -80,6 +80,13 @@ impl ObjectEncoder {
     /// The model's run config.
     pub fn config(&self) -> &RunConfig {
         &self.cfg
+    }
+
+    /// Change how presence is carried from step to step ([`PresenceCarry`]; the model config's
+    /// `eval_presence_carry` otherwise).
+    pub fn set_presence_carry(&mut self, carry: PresenceCarry) {
+        self.model.set_eval_presence_carry(carry);
+        self.cfg.model.eval_presence_carry = carry;
     }
 
     /// Object slots per stream `K`.

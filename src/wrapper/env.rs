@@ -23,6 +23,9 @@ pub struct ObjectStep<'a> {
     pub truncated: &'a [bool],
     /// Info per env (ground truth of synthetic envs included).
     pub infos: &'a [Info],
+    /// Per env: this step's frame is the first of a new episode (a vector env's autoreset), so
+    /// its objects started afresh.
+    pub new_episode: &'a [bool],
 }
 
 fn check_rgb(space: &Space) -> Result<()> {
@@ -59,6 +62,7 @@ pub struct ObjectCentricEnv<E: Env> {
     terminated: [bool; 1],
     truncated: [bool; 1],
     info: [Info; 1],
+    new_episode: [bool; 1],
 }
 
 impl<E: Env> ObjectCentricEnv<E> {
@@ -77,6 +81,7 @@ impl<E: Env> ObjectCentricEnv<E> {
             terminated: [false],
             truncated: [false],
             info: [Info::default()],
+            new_episode: [false],
         })
     }
 
@@ -126,6 +131,7 @@ impl<E: Env> ObjectCentricEnv<E> {
             terminated: &self.terminated,
             truncated: &self.truncated,
             infos: &self.info,
+            new_episode: &self.new_episode,
         })
     }
 
@@ -146,6 +152,8 @@ pub struct ObjectCentricVecEnv<E: Env + 'static> {
     objects: ObjectBatch,
     /// Per sub-env: its next observation is a reset one (NextStep autoreset).
     resets_next: Vec<bool>,
+    /// Per sub-env: the last observation was the first of an episode.
+    new_episode: Vec<bool>,
 }
 
 impl<E: Env + 'static> ObjectCentricVecEnv<E> {
@@ -160,6 +168,7 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
             encoder,
             objects,
             resets_next: vec![false; n],
+            new_episode: vec![true; n],
         })
     }
 
@@ -184,6 +193,7 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
         let all = vec![true; self.num_envs()];
         self.objects = encode(&mut self.encoder, &self.venv, &all)?;
         self.resets_next.iter_mut().for_each(|r| *r = false);
+        self.new_episode = all;
         Ok((&self.objects, self.venv.infos()))
     }
 
@@ -204,12 +214,14 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
             AutoresetMode::SameStep => ended,
         };
         self.objects = encode(&mut self.encoder, &self.venv, &new_episode)?;
+        self.new_episode = new_episode;
         Ok(ObjectStep {
             objects: &self.objects,
             rewards: self.venv.rewards(),
             terminated: self.venv.terminated(),
             truncated: self.venv.truncated(),
             infos: self.venv.infos(),
+            new_episode: &self.new_episode,
         })
     }
 }
