@@ -374,8 +374,11 @@ fn a_run_starts_beside_logs_but_not_over_another_commands_output() {
     let run = dir.path().join("run");
     std::fs::create_dir(&run).unwrap();
     std::fs::write(run.join("train_log.txt"), "GPU x\n").unwrap();
+    // And a temp file a run killed while writing its config left: removed.
+    std::fs::write(run.join(".config.toml.tmp12345"), "[mo").unwrap();
     train::run(&cfg, &run, &mut Squares(0), cpu_opts(Some(1))).unwrap();
     assert!(run.join("train_log.txt").exists());
+    assert!(!run.join(".config.toml.tmp12345").exists());
     // A dataset, or a checkpoint directory itself: refused, nothing written there.
     for (name, file) in [("ds", "meta.json"), ("ck", "state.json")] {
         let d = dir.path().join(name);

@@ -240,6 +240,7 @@ impl RunDir {
             )));
         }
         std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir, e))?;
+        remove_stale_temp_files(out_dir);
         if cfg_path.exists() {
             let old = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
             let diffs = super::checkpoint::config_differences(&old, &text)
@@ -289,6 +290,20 @@ fn foreign_entry(dir: &Path) -> Option<&'static str> {
         .iter()
         .copied()
         .find(|n| dir.join(n).symlink_metadata().is_ok())
+}
+
+/// Removes the temp files of `config.toml` and `metrics.jsonl` a run killed while writing them
+/// left in `dir` ([`crate::util::write_atomic`]; a new process would not reuse their names).
+fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".config.toml.tmp") || name.starts_with(".metrics.jsonl.tmp") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// Finishes or undoes the saves of kept checkpoints that were killed half-way
