@@ -1,4 +1,4 @@
-//! Links the C++ runtime and zlib that ALE (built by `ale-sys`) needs, and with the `cuda`
+//! Links the C++ runtime that ALE (built by `vendor/ale-sys`) needs, and with the `cuda`
 //! feature compiles the sampler/renderer CUDA kernels (`src/nn/kernels.cu`) to PTX with `nvcc`
 //! (the driver JIT-compiles the PTX for the GPU at first use).
 use std::path::PathBuf;
@@ -6,8 +6,8 @@ use std::process::Command;
 
 fn main() {
     if std::env::var_os("CARGO_FEATURE_ATARI").is_some() {
+        // ALE's own zlib is compiled into it (vendor/ale-sys), so no system zlib is needed.
         println!("cargo:rustc-link-lib=dylib=stdc++");
-        println!("cargo:rustc-link-lib=dylib=z");
     }
     if std::env::var_os("CARGO_FEATURE_CUDA").is_some() {
         compile_kernels();

@@ -1,0 +1,1 @@
+#include <ale_c_wrapper.h>
