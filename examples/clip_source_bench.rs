@@ -58,7 +58,7 @@ fn main() -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let exp = registry::load_experiment("space_invaders")?;
+    let exp = silot::config::load_experiment("space_invaders")?;
     let envs = || -> Result<Vec<_>> {
         Ok((0..threads)
             .map(|_| registry::make_from_spec(&exp.env))

@@ -18,7 +18,7 @@ use std::time::Instant;
 use anyhow::Result;
 use candle_core::{DType, Device, Tensor, Var};
 use clap::Parser;
-use silot::cli::device::{open, DeviceArg};
+use silot::device::{open, DeviceArg};
 use silot::model::config::RunConfig;
 use silot::model::{Silot, StepCtx};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};

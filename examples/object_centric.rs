@@ -45,7 +45,7 @@ fn main() -> anyhow::Result<()> {
             ObjectEncoder::from_model(model, vm, cfg, &device, 0)
         }
     };
-    let mut cfg = registry::load_experiment(&args.env)?;
+    let mut cfg = silot::config::load_experiment(&args.env)?;
     if let Some(a) = cfg.env.atari.as_mut() {
         a.preset = silot::env::atari::AtariPreset::Paper; // the frames SILOT was trained on
     }

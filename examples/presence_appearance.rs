@@ -19,10 +19,10 @@ use std::path::PathBuf;
 
 use candle_core::{DType, Device, Tensor};
 use clap::Parser;
-use silot::cli::clips::{eval_clips, paper_protocol, EvalClip};
 use silot::config::ExperimentConfig;
-use silot::model::tracker::{clip_tensor, load_trained};
+use silot::eval_protocol::{eval_clips, paper_protocol, EvalClip};
 use silot::model::{coords_to_pixel_space, Objects, PixelBox, StepCtx};
+use silot::trained::{clip_tensor, load_trained};
 
 #[derive(Parser)]
 struct Args {
@@ -126,7 +126,7 @@ fn frame_peak(frame: &silot::env::Frame, b: &PixelBox) -> f64 {
 
 /// Follow every object present (> 0.5) at t = 0 through `clip`; samples by class.
 fn follow_clip(
-    trained: &silot::model::tracker::TrainedSilot,
+    trained: &silot::trained::TrainedSilot,
     clip: &EvalClip,
     seed: u64,
     out: &mut BTreeMap<&'static str, Vec<Vec<Option<Sample>>>>,

@@ -23,10 +23,10 @@ use candle_core::Device;
 use clap::Parser;
 use silot::env::registry;
 use silot::model::config::RunConfig;
-use silot::model::tracker::checkpoint_dir;
 use silot::rng::SeededRng;
 use silot::train::source::{ClipSource, ClipSpec, RolloutSource};
 use silot::train::Trainer;
+use silot::trained::checkpoint_dir;
 
 #[derive(Parser)]
 struct Args {
@@ -69,7 +69,7 @@ fn make_clips(
 
 fn main() -> Result<()> {
     let args = Args::parse();
-    let exp = registry::load_experiment(&args.env)?;
+    let exp = silot::config::load_experiment(&args.env)?;
     let exp_cfg = exp.run_config(&args.env)?;
     let batches = make_clips(&exp_cfg, &exp.env, &args)?;
     println!(

@@ -1,7 +1,9 @@
 //! Experiment configs: one TOML file per experiment in `envs/`, parsed into serde structs that
-//! reject unknown keys. The files are embedded in the binary, so `--env space_invaders` works from
-//! any directory; a path to a TOML file works too, and such a file may start from another with
-//! `base = "other.toml"` ([`ExperimentConfig::from_file`]).
+//! reject unknown keys. The `[env]` table is the env layer's ([`crate::env::spec::EnvSpec`]);
+//! this module adds the model, training and evaluation sections. The files are embedded in the
+//! binary, so `--env space_invaders` works from any directory; a path to a TOML file works too,
+//! and such a file may start from another with `base = "other.toml"`
+//! ([`ExperimentConfig::from_file`]).
 //!
 //! ```toml
 //! [env]
@@ -15,65 +17,17 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::env::registry;
 use crate::error::{Error, Result};
 
-/// The `[env]` section: an id and exactly one env kind.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EnvSection {
-    /// Env id, e.g. `space_invaders`.
-    pub id: String,
-    /// Atari through ALE.
-    #[cfg(feature = "atari")]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub atari: Option<crate::env::atari::AtariConfig>,
-    /// Scattered MNIST videos.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scattered_mnist: Option<crate::env::synthetic::ScatteredMnistConfig>,
-    /// Scattered Shapes videos.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scattered_shapes: Option<crate::env::synthetic::ScatteredShapesConfig>,
-}
+/// The `[env]` section: the env spec, which lives in the env layer.
+pub use crate::env::spec::EnvSpec as EnvSection;
 
-impl EnvSection {
-    /// The env id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// Whether this is an Atari env (no exact ground truth; ConnComp labels instead).
-    pub fn is_atari(&self) -> bool {
-        #[cfg(feature = "atari")]
-        {
-            self.atari.is_some()
-        }
-        #[cfg(not(feature = "atari"))]
-        {
-            false
-        }
-    }
-
-    fn kinds_set(&self) -> usize {
-        #[cfg(feature = "atari")]
-        let atari = self.atari.is_some() as usize;
-        #[cfg(not(feature = "atari"))]
-        let atari = 0;
-        atari + self.scattered_mnist.is_some() as usize + self.scattered_shapes.is_some() as usize
-    }
-
-    /// Check that exactly one env kind is configured.
-    pub fn validate(&self, path: &str) -> Result<()> {
-        match self.kinds_set() {
-            1 => Ok(()),
-            n => Err(Error::Config {
-                path: path.into(),
-                msg: format!(
-                    "[env] must have exactly one of [env.atari], [env.scattered_mnist], \
-                     [env.scattered_shapes]; found {n}"
-                ),
-            }),
-        }
-    }
+/// Load the experiment for `id_or_path`: an embedded id, a bundled Atari game, or a TOML path
+/// ([`registry::source`]).
+pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
+    let src = registry::source(id_or_path)?;
+    ExperimentConfig::from_toml(&src.text, &src.origin)
 }
 
 /// The `[eval]` section: metric settings and the ConnComp baseline's thresholds.
@@ -100,7 +54,7 @@ pub struct EvalSection {
 #[serde(deny_unknown_fields)]
 pub struct ExperimentConfig {
     /// The environment.
-    pub env: EnvSection,
+    pub env: crate::env::spec::EnvSpec,
     /// SILOT model settings (experiments that train a model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<crate::model::config::ModelConfig>,
@@ -153,73 +107,15 @@ impl ExperimentConfig {
     /// Load a TOML file from disk. A file may start from another with a top-level
     /// `base = "other.toml"` (a path relative to the file): its keys are laid over the base's,
     /// tables merged key by key, any other value replacing the base's.
+    /// ([`registry::read_toml_file`]).
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-        let origin = path.display().to_string();
-        let has_base = text
-            .parse::<toml::Table>()
-            .is_ok_and(|t| t.contains_key("base"));
-        if !has_base {
-            // Parsed from the text itself, so errors point at its lines.
-            return Self::from_toml(&text, &origin);
-        }
-        let merged = with_base(path, &mut Vec::new())?;
-        let merged = toml::to_string(&merged)
-            .map_err(|e| Error::Invalid(format!("cannot serialise config {origin}: {e}")))?;
-        Self::from_toml(&merged, &origin)
+        let text = registry::read_toml_file(path)?;
+        Self::from_toml(&text, &path.display().to_string())
     }
 
     /// Serialise back to TOML (the resolved config written next to results).
     pub fn to_toml(&self) -> Result<String> {
         toml::to_string_pretty(self)
             .map_err(|e| Error::Invalid(format!("cannot serialise config: {e}")))
-    }
-}
-
-/// The TOML table of `path` laid over its `base` chain (see [`ExperimentConfig::from_file`]);
-/// `seen` holds the files of the chain so far, to name a cycle.
-fn with_base(path: &Path, seen: &mut Vec<std::path::PathBuf>) -> Result<toml::Table> {
-    let bad = |msg: String| Error::Config {
-        path: path.display().to_string(),
-        msg,
-    };
-    let key = path.canonicalize().map_err(|e| Error::io(path, e))?;
-    if seen.contains(&key) {
-        return Err(bad(format!("`base` files form a cycle: {seen:?}")));
-    }
-    seen.push(key);
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let mut table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| bad(e.to_string().trim_end().to_string()))?;
-    let Some(base) = table.remove("base") else {
-        return Ok(table);
-    };
-    let toml::Value::String(base) = base else {
-        return Err(bad(format!(
-            "`base = {base}`: expected the path of a TOML file"
-        )));
-    };
-    let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
-    if !base_path.is_file() {
-        return Err(bad(format!(
-            "`base = \"{base}\"`: no file {} (the path is relative to this file)",
-            base_path.display()
-        )));
-    }
-    let mut merged = with_base(&base_path, seen)?;
-    lay_over(&mut merged, table);
-    Ok(merged)
-}
-
-/// Lays `top` over `under`: tables merged key by key, any other value replacing.
-fn lay_over(under: &mut toml::Table, top: toml::Table) {
-    for (k, v) in top {
-        match (under.get_mut(&k), v) {
-            (Some(toml::Value::Table(u)), toml::Value::Table(t)) => lay_over(u, t),
-            (_, v) => {
-                under.insert(k, v);
-            }
-        }
     }
 }

@@ -21,21 +21,26 @@
 //! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
 
 pub mod baseline;
+pub mod checkpoint;
 pub mod cli;
 pub mod config;
 pub mod data;
+pub mod device;
 pub mod env;
 pub mod error;
 pub mod eval;
+pub mod eval_protocol;
 pub mod model;
 pub mod models;
 pub mod nn;
 pub mod profile;
 pub mod rng;
+pub mod seed;
 pub mod streams;
 pub mod testing;
 pub mod track;
 pub mod train;
+pub mod trained;
 pub mod util;
 pub mod viz;
 pub mod wrapper;

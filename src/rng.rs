@@ -13,6 +13,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
+use crate::seed::{mix64, GOLDEN};
+
 /// A seeded random generator (ChaCha8) producing candle tensors.
 #[derive(Debug, Clone)]
 pub struct SeededRng {
@@ -132,15 +134,6 @@ pub fn glorot_uniform(fan_in: usize, fan_out: usize) -> Init {
     let l = (6.0 / (fan_in + fan_out).max(1) as f64).sqrt();
     Init::Uniform { lo: -l, up: l }
 }
-
-/// SplitMix64's finaliser: a bijective mix of 64 bits (`kernels.cu` has the same function).
-pub const fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The 64 random bits of element `index`, attempt `attempt`, of counter stream `key`.
 #[inline]

@@ -105,6 +105,22 @@ fn check_writable_dir(dir: &Path, path: &Path, flag: &str) -> Result<()> {
     Ok(())
 }
 
+/// A progress bar drawn only when stderr is a terminal.
+pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    let style = indicatif::ProgressStyle::with_template(
+        "{msg} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    pb.set_style(style.progress_chars("=> "));
+    pb.set_message(what.to_string());
+    pb
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -551,7 +551,7 @@ fn encoder_matches_cpu(dev: &Device) {
                     .unwrap()
                     .contiguous()
                     .unwrap();
-                let mut ctx = StepCtx::encode(silot::train::mix_seed(0, t));
+                let mut ctx = StepCtx::encode(silot::seed::mix_seed(0, t));
                 let out = model.step(&x, None, &state, &mut ctx).unwrap();
                 state = out.state.detach();
                 let o = &state.objects;

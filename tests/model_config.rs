@@ -103,7 +103,7 @@ fn env_files_hold_the_papers_hyperparameters() {
         assert_eq!(cfg.model.n_what, 64, "{name}");
         assert_eq!(cfg.train.lr, 1e-4, "{name}");
         // And the file is the experiment the registry serves under that id.
-        let served = silot::env::registry::load_experiment(name).unwrap();
+        let served = silot::config::load_experiment(name).unwrap();
         assert_eq!(served.env.id, name);
         assert_eq!(served.run_config(name).unwrap(), cfg, "{name}");
     }
@@ -235,8 +235,7 @@ fn every_gpu_script_config_loads_and_validates() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "toml") {
             let p = path.to_str().unwrap();
-            let exp =
-                silot::env::registry::load_experiment(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+            let exp = silot::config::load_experiment(p).unwrap_or_else(|e| panic!("{p}: {e}"));
             exp.run_config(p).unwrap_or_else(|e| panic!("{p}: {e}"));
             seen += 1;
         }

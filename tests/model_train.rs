@@ -429,7 +429,7 @@ fn a_stage_change_rolls_back_only_to_that_stages_best() {
 
 #[test]
 fn resuming_on_another_env_is_refused_unless_allowed() {
-    use silot::train::checkpoint::EnvRecord;
+    use silot::checkpoint::EnvRecord;
     let cfg = smoke_cfg();
     let env = |id: &str| EnvRecord {
         id: id.into(),
@@ -443,7 +443,7 @@ fn resuming_on_another_env_is_refused_unless_allowed() {
     };
     let dir = tempfile::tempdir().unwrap();
     train::run(&cfg, dir.path(), &mut Squares(0), opts(1, "smoke", false)).unwrap();
-    let recorded = train::checkpoint::recorded_env(&dir.path().join("checkpoint")).unwrap();
+    let recorded = silot::checkpoint::recorded_env(&dir.path().join("checkpoint")).unwrap();
     assert_eq!(recorded, Some(env("smoke")));
     let err = train::run(&cfg, dir.path(), &mut Squares(0), opts(2, "other", false))
         .unwrap_err()

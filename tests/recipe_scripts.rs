@@ -596,7 +596,7 @@ fn finishes_branch_from_phase_one_where_the_deadline_came_before_phase_two() {
 
 /// The Adam step count saved in checkpoint `dir` (`optimizer.safetensors`).
 fn adam_step(dir: &Path) -> i64 {
-    let file = dir.join(silot::train::checkpoint::OPTIMIZER_FILE);
+    let file = dir.join(silot::checkpoint::OPTIMIZER_FILE);
     let state = candle_core::safetensors::load(&file, &candle_core::Device::Cpu).unwrap();
     let step = &state[silot::train::adam::STEP_KEY];
     step.to_vec1::<i64>().unwrap()[0]

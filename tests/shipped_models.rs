@@ -84,9 +84,8 @@ fn names_resolve_to_checked_folders_and_damage_is_reported() {
 #[test]
 fn shipped_encoders_score_their_manifest_figures_on_the_cpu() {
     use candle_core::Device;
-    use silot::cli::clips::{eval_clips, paper_protocol, EVAL_FRAMES};
-    use silot::env::registry;
-    use silot::model::tracker::SilotTracker;
+    use silot::eval_protocol::{eval_clips, paper_protocol, EVAL_FRAMES};
+    use silot::trained::SilotTracker;
     use silot::wrapper::ObjectEncoder;
 
     // The crate's own models.
@@ -95,7 +94,7 @@ fn shipped_encoders_score_their_manifest_figures_on_the_cpu() {
         let m = Manifest::read(&dir).unwrap();
         let check = &m.ci_check;
         assert_eq!(check.frames, EVAL_FRAMES, "{name}");
-        let cfg = paper_protocol(registry::load_experiment(&check.env).unwrap());
+        let cfg = paper_protocol(silot::config::load_experiment(&check.env).unwrap());
         let clips = eval_clips(&cfg, check.clips, check.seed).unwrap();
         let (frame_h, frame_w, _) = clips[0].frames[0].dim();
         assert_eq!([frame_h, frame_w], m.frame_size, "{name}");

@@ -27,7 +27,7 @@ fn encoder(carry: PresenceCarry) -> ObjectEncoder {
 /// truth restarts its identities (offset per episode) and the encoder its objects.
 #[test]
 fn episodes_restart_inside_a_stream() {
-    let spec = registry::load_experiment("smoke").unwrap().env;
+    let spec = silot::config::load_experiment("smoke").unwrap().env;
     let opts = StreamOptions {
         streams: 2,
         frames: 20,
@@ -91,7 +91,7 @@ fn episodes_restart_inside_a_stream() {
 /// and, unlike the product, never reports a propagated object whose presence was decided gone.
 #[test]
 fn binary_presence_carry() {
-    let spec = registry::load_experiment("smoke").unwrap().env;
+    let spec = silot::config::load_experiment("smoke").unwrap().env;
     let opts = StreamOptions {
         streams: 2,
         frames: 8,
@@ -159,7 +159,14 @@ fn stream_eval_matches_observe() {
         "0",
         "--json",
         &p(&lines),
+        "--gif",
+        &p(&dir.path().join("objects.gif")),
+        "--gif-every",
+        "3",
     ]);
+    // Env 0's steps 0, 3, 6, 9 drawn as a GIF.
+    let gif = std::fs::read(dir.path().join("objects.gif")).unwrap();
+    assert_eq!(&gif[..6], b"GIF89a");
     let report = dir.path().join("streams.json");
     let table = ok(&[
         "eval",

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::checkpoint;
 use crate::train::average_checkpoints;
-use crate::train::checkpoint;
 
 /// `--out` may be written: new, an empty folder, or (with `--overwrite`) a checkpoint; and
 /// writable.

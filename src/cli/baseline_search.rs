@@ -7,12 +7,11 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::clips::{split_clips, EvalClip};
 use crate::baseline::search::{grid_search, Grid, Metric, SearchResult};
 use crate::config::ExperimentConfig;
-use crate::env::registry;
 use crate::env::synthetic::Split;
 use crate::eval::{evaluate_tracker, EvalReport};
+use crate::eval_protocol::{split_clips, EvalClip};
 
 /// Arguments of `silot baseline-search`.
 #[derive(Debug, Args)]
@@ -135,7 +134,7 @@ fn paper_mnist_pick(metric: Metric, n: usize) -> Option<f32> {
 /// Run the search.
 pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
-    let cfg = registry::load_experiment(&a.env)?;
+    let cfg = crate::config::load_experiment(&a.env)?;
     anyhow::ensure!(
         cfg.env.scattered_mnist.is_some() || cfg.env.scattered_shapes.is_some(),
         "baseline-search tunes the synthetic envs' ConnComp baseline; `{}` is not Scattered MNIST \

@@ -4,17 +4,16 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::clips::{eval_clips, paper_protocol, preset_name};
-use super::device::DeviceArg;
+use super::device::InferenceDeviceFlags;
 use crate::baseline::ConnCompTracker;
+use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::{EnvSection, ExperimentConfig};
-use crate::env::registry;
 use crate::eval::{evaluate, evaluate_windows, stream_summary, ReportCheckpoint};
-use crate::model::tracker::{load_trained_from, SilotTracker, WhichCheckpoint};
+use crate::eval_protocol::{eval_clips, paper_protocol, preset_name};
 use crate::model::PresenceCarry;
 use crate::streams::{encode_streams, StreamOptions};
 use crate::track::Tracker;
-use crate::train::checkpoint::{check_env_matches, EnvRecord};
+use crate::trained::{load_trained_from, SilotTracker, WhichCheckpoint};
 use crate::wrapper::ObjectEncoder;
 
 /// Trackers `silot eval` can score.
@@ -36,17 +35,9 @@ pub struct TrackerArgs {
     /// one (`space_invaders`: `models/space_invaders/`).
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
-    /// Device for model trackers.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
-    pub device: DeviceArg,
-    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
-    #[arg(long)]
-    pub tf32: bool,
-    /// Reduced-precision inference (`--device cuda` only): the backbone's 4×4 convolutions in
-    /// f16 (f32 accumulation) and, with `--tf32`, dense layers as cuBLASLt matmuls with the bias
-    /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
-    #[arg(long)]
-    pub half_backbone: bool,
+    /// Device for model trackers (`--device`, `--tf32`, `--half-backbone`).
+    #[command(flatten)]
+    pub device: InferenceDeviceFlags,
     /// How a SILOT model carries presence from frame to frame: `product` (the paper's
     /// `obj_t = obj_{t-1}·d_obj`) or `binary` (decided each frame: above 0.5 carries on as
     /// present, else the slot is emptied). Default: the checkpoint config's
@@ -153,7 +144,7 @@ pub fn make_tracker(
                     "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
                 )
             })?;
-            let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
+            let device = t.device.open()?;
             let dir = crate::models::resolve(dir)?;
             let mut tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
             check_env_matches(
@@ -184,7 +175,7 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if let Some(p) = &a.json {
         crate::util::check_output_file(p, "--json")?;
     }
-    let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
     anyhow::ensure!(
         !(cfg.env.is_atari() && a.tracker.tracker == TrackerKind::Conncomp),
         "the ConnComp baseline tracker (silot-reference §9) is defined for the synthetic envs; on \
@@ -234,7 +225,7 @@ pub fn load_encoder(
             "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
         )
     })?;
-    let device = super::device::open_inference(t.device, t.tf32, t.half_backbone)?;
+    let device = t.device.open()?;
     let dir = crate::models::resolve(dir)?;
     let trained = load_trained_from(&dir, t.which_checkpoint(), &device)?;
     check_env_matches(

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::clips::{paper_protocol, EVAL_FRAMES};
 use crate::data::{collect_clip, RolloutOptions};
 use crate::env::registry;
+use crate::eval_protocol::{paper_protocol, EVAL_FRAMES};
 
 /// Arguments of `silot label`.
 #[derive(Debug, Args)]
@@ -35,7 +35,7 @@ struct ClipLabels {
 
 /// Label the clips and write them.
 pub fn run(a: LabelArgs) -> anyhow::Result<()> {
-    let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
     crate::util::check_output_file(&a.out, "--out")?;
     let mut env = registry::make_from_spec(&cfg.env)?;
     let opts = RolloutOptions {
@@ -45,7 +45,7 @@ pub fn run(a: LabelArgs) -> anyhow::Result<()> {
     };
     let mut text = String::new();
     for i in 0..a.clips {
-        let seed = super::rollout::clip_seed(a.seed, i);
+        let seed = crate::seed::clip_seed(a.seed, i);
         let clip = collect_clip(env.as_mut(), seed, &opts)?;
         let frames = crate::baseline::label_atari_clip(&clip.frame_vec())?;
         text.push_str(&serde_json::to_string(&ClipLabels {

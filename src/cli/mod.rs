@@ -2,7 +2,6 @@
 
 mod average;
 mod baseline_search;
-pub mod clips;
 pub mod device;
 mod envs;
 mod eval;
@@ -87,18 +86,4 @@ fn init_tracing() {
         .try_init();
 }
 
-/// A progress bar drawn only when stderr is a terminal.
-pub(crate) fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let pb = indicatif::ProgressBar::new(len);
-    let style = indicatif::ProgressStyle::with_template(
-        "{msg} [{bar:40}] {pos}/{len} ({per_sec}, eta {eta})",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    pb.set_style(style.progress_chars("=> "));
-    pb.set_message(what.to_string());
-    pb
-}
+pub(crate) use crate::util::progress_bar;

@@ -8,12 +8,12 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use super::clips::paper_protocol;
-use super::device::{open_inference, DeviceArg};
+use super::device::InferenceDeviceFlags;
 use super::eval::PresenceCarryArg;
 use crate::env::registry;
 use crate::env::synthetic::Split;
 use crate::env::vector::VectorEnv;
+use crate::eval_protocol::paper_protocol;
 use crate::streams::RandomPolicy;
 use crate::wrapper::{Object, ObjectCentricVecEnv, ObjectEncoder};
 
@@ -47,17 +47,9 @@ pub struct ObserveArgs {
     /// Include each object's appearance code (`what`) in the JSON lines.
     #[arg(long)]
     pub what: bool,
-    /// Device of the model.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
-    pub device: DeviceArg,
-    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
-    #[arg(long)]
-    pub tf32: bool,
-    /// Reduced-precision inference (`--device cuda` only): the backbone's 4×4 convolutions in
-    /// f16 (f32 accumulation) and, with `--tf32`, dense layers as cuBLASLt matmuls with the bias
-    /// and ReLU fused (1.26× the `--tf32` throughput at batch 256 on an H100, same scores).
-    #[arg(long)]
-    pub half_backbone: bool,
+    /// Device of the model (`--device`, `--tf32`, `--half-backbone`).
+    #[command(flatten)]
+    pub device: InferenceDeviceFlags,
     /// How presence is carried from frame to frame (`product`, the paper's, or `binary`;
     /// default: the checkpoint config's `eval_presence_carry`).
     #[arg(long, value_enum)]
@@ -84,11 +76,11 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         a.envs > 0 && a.steps > 0,
         "--envs and --steps must be at least 1"
     );
-    let cfg = paper_protocol(registry::load_experiment(&a.env)?);
-    let device = open_inference(a.device, a.tf32, a.half_backbone)?;
-    crate::model::tracker::check_run_env(
+    let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
+    let device = a.device.open()?;
+    crate::trained::check_run_env(
         &crate::models::resolve(&a.checkpoint)?,
-        crate::model::tracker::WhichCheckpoint::Latest,
+        crate::trained::WhichCheckpoint::Latest,
         &cfg.env,
         a.allow_env_mismatch,
     )?;

@@ -4,10 +4,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::clips::{eval_clips, paper_protocol};
 use super::eval::{load_encoder, make_tracker, TrackerArgs, TrackerKind};
 use crate::config::ExperimentConfig;
-use crate::env::registry;
+use crate::eval_protocol::{eval_clips, paper_protocol};
 use crate::streams::{encode_streams, StreamOptions};
 use crate::viz::{render_tracking, RenderOptions};
 
@@ -46,7 +45,7 @@ pub struct RenderArgs {
 pub fn run(a: RenderArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
     crate::util::check_output_file(&a.out, "--out")?;
-    let cfg = paper_protocol(registry::load_experiment(&a.env)?);
+    let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
     let opts = RenderOptions {
         scale: a.scale,
         obj_threshold: cfg.eval.metrics.obj_threshold,

@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::data::{collect_clip, DatasetMeta, DatasetWriter, RolloutOptions};
 use crate::env::registry;
+use crate::seed::clip_seed;
 
 /// Arguments of `silot rollout`.
 #[derive(Debug, Args)]
@@ -108,8 +109,3 @@ pub fn run(a: RolloutArgs) -> anyhow::Result<()> {
 
 /// The largest clip `silot rollout` records (one clip is held in memory at a time).
 const MAX_CLIP_BYTES: usize = 4 << 30;
-
-/// The seed of clip `i` of a rollout seeded with `seed` (distinct for every (seed, i)).
-pub fn clip_seed(seed: u64, i: usize) -> u64 {
-    seed.wrapping_mul(1_000_003).wrapping_add(i as u64)
-}

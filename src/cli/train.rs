@@ -4,12 +4,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::device::{open_tf32, DeviceArg};
+use super::device::DeviceFlags;
+use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
 use crate::env::registry;
 use crate::env::synthetic::Split;
 use crate::model::config::RunConfig;
-use crate::train::checkpoint::{check_env_matches, EnvRecord};
 use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
 use crate::train::{run_with_validator, LossValidator, TrainOptions};
 
@@ -33,17 +33,14 @@ pub struct TrainArgs {
     /// Train on clips from a `silot rollout` dataset instead of rolling out the env on the fly.
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Device.
-    #[arg(long, value_enum, default_value_t = DeviceArg::Cpu)]
-    pub device: DeviceArg,
+    /// Device (`--device`, `--tf32`).
+    #[command(flatten)]
+    pub device: DeviceFlags,
     /// Atari on the fly: roll every clip out from a fresh reset and random warm-up (the first
     /// releases' behaviour; ~15x more emulator steps per clip) instead of cutting clips from
     /// running episodes.
     #[arg(long)]
     pub fresh_clips: bool,
-    /// Let cuBLAS use TF32 tensor cores for f32 matmuls (`--device cuda` only).
-    #[arg(long)]
-    pub tf32: bool,
     /// Resume the checkpoint's parameters and step but start Adam afresh (for a run directory
     /// whose `optimizer.safetensors` was lost; the reference also restarts Adam between stages).
     /// With `--branch-from`, the branch starts with a fresh Adam, so its source may hold weights
@@ -122,7 +119,7 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         crate::nn::set_fused_attention(false);
         crate::nn::set_fused_optimizer(false);
     }
-    let exp = registry::load_experiment(&a.config)?;
+    let exp = crate::config::load_experiment(&a.config)?;
     match a.seed.as_slice() {
         [] => println!("{}", train_one(&a, &exp, None, &a.out, true)?),
         [seed] => println!("{}", train_one(&a, &exp, Some(*seed), &a.out, true)?),
@@ -198,7 +195,7 @@ fn train_one(
         cfg.train.seed = seed;
     }
     cfg.validate()?;
-    let device = open_tf32(a.device, a.tf32)?;
+    let device = a.device.open()?;
     let fresh = a.fresh_clips;
     let mut env = EnvRecord::of_spec(&exp.env)?;
     // Training clips; the validation clips from the validation split (their own envs), or from
@@ -294,7 +291,7 @@ mod tests {
 
     /// The first batch of `split`'s clip source for the experiment `id`.
     fn first_batch(id: &str, split: Split) -> crate::train::source::ClipBatch {
-        let exp = registry::load_experiment(id).unwrap();
+        let exp = crate::config::load_experiment(id).unwrap();
         let mut cfg = exp.run_config(id).unwrap();
         cfg.train.rollout_envs = 2;
         let spec = ClipSpec {
@@ -327,7 +324,7 @@ mod tests {
         seed: u64,
         val_seed: u64,
     ) -> Vec<crate::train::source::ClipBatch> {
-        let exp = registry::load_experiment(id).unwrap();
+        let exp = crate::config::load_experiment(id).unwrap();
         let mut cfg = exp.run_config(id).unwrap();
         (cfg.train.seed, cfg.train.val_seed) = (seed, val_seed);
         (

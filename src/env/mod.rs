@@ -11,11 +11,13 @@ pub mod check;
 pub mod gym_adapter;
 pub mod registry;
 pub mod space;
+pub mod spec;
 pub mod synthetic;
 pub mod vector;
 pub mod wrappers;
 
 pub use space::Space;
+pub use spec::EnvSpec;
 
 use ndarray::{Array3, ArrayViewMut3};
 use serde::{Deserialize, Serialize};

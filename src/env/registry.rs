@@ -1,9 +1,9 @@
-//! Env ids: the experiment files embedded from `envs/`, plus every Atari ROM the `ale` crate
-//! bundles (as `v5`-preset envs).
+//! Env ids: the files embedded from `envs/`, plus every Atari ROM the `ale` crate bundles (as
+//! `v5`-preset envs). The env reads only their `[env]` table ([`EnvSpec`]).
 
 use std::path::Path;
 
-use crate::config::{EnvSection, ExperimentConfig};
+use crate::env::spec::EnvSpec;
 use crate::env::synthetic::Split;
 use crate::env::Env;
 use crate::error::{Error, Result};
@@ -43,8 +43,19 @@ pub fn known_ids() -> Vec<String> {
     ids
 }
 
-/// Load the experiment for `id_or_path`: an embedded id, a bundled Atari game, or a TOML path.
-pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
+/// The TOML text that defines an env, and the name errors give it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnvSource {
+    /// The text (a file's `base` chain already laid over: [`read_toml_file`]).
+    pub text: String,
+    /// Where it came from: `envs/ID.toml (embedded)`, the file's path, `<default for GAME>`.
+    pub origin: String,
+}
+
+/// The TOML text of `id_or_path`: an embedded id, a bundled Atari game (a `v5` default), or a
+/// TOML path. The `[env]` table of it is the env ([`load_spec`]); `crate::config` reads the
+/// whole file as an experiment.
+pub fn source(id_or_path: &str) -> Result<EnvSource> {
     if let Some((id, text)) = EMBEDDED.iter().find(|(id, _)| *id == id_or_path) {
         if !cfg!(feature = "atari") && needs_atari(text) {
             return Err(Error::Invalid(format!(
@@ -52,18 +63,26 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
                  the default `atari` feature"
             )));
         }
-        return ExperimentConfig::from_toml(text, &format!("envs/{id}.toml (embedded)"));
+        return Ok(EnvSource {
+            text: text.to_string(),
+            origin: format!("envs/{id}.toml (embedded)"),
+        });
     }
     let p = Path::new(id_or_path);
     if id_or_path.ends_with(".toml") || p.is_file() {
-        return ExperimentConfig::from_file(p);
+        return Ok(EnvSource {
+            text: read_toml_file(p)?,
+            origin: p.display().to_string(),
+        });
     }
     #[cfg(feature = "atari")]
     if crate::env::atari::roms::GAME_IDS.contains(&id_or_path) {
-        let text = format!(
-            "[env]\nid = \"{id_or_path}\"\n[env.atari]\ngame = \"{id_or_path}\"\npreset = \"v5\"\n"
-        );
-        return ExperimentConfig::from_toml(&text, &format!("<default for {id_or_path}>"));
+        return Ok(EnvSource {
+            text: format!(
+                "[env]\nid = \"{id_or_path}\"\n[env.atari]\ngame = \"{id_or_path}\"\npreset = \"v5\"\n"
+            ),
+            origin: format!("<default for {id_or_path}>"),
+        });
     }
     Err(Error::UnknownEnv {
         id: id_or_path.to_string(),
@@ -71,23 +90,41 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
     })
 }
 
+/// The text of the TOML file `path`. A file may start from another with a top-level
+/// `base = "other.toml"` (a path relative to the file): its keys are laid over the base's,
+/// tables merged key by key, any other value replacing the base's; the merged table is returned
+/// as text. A file without `base` is returned as it is, so errors point at its lines.
+pub fn read_toml_file(path: &Path) -> Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let has_base = text
+        .parse::<toml::Table>()
+        .is_ok_and(|t| t.contains_key("base"));
+    if !has_base {
+        return Ok(text);
+    }
+    let merged = with_base(path, &mut Vec::new())?;
+    toml::to_string(&merged)
+        .map_err(|e| Error::Invalid(format!("cannot serialise config {}: {e}", path.display())))
+}
+
 /// Whether an experiment file configures an Atari env.
 fn needs_atari(text: &str) -> bool {
     text.lines().any(|l| l.trim() == "[env.atari]")
 }
 
-/// The `[env]` section of [`load_experiment`].
-pub fn load_spec(id_or_path: &str) -> Result<EnvSection> {
-    Ok(load_experiment(id_or_path)?.env)
+/// The env spec of `id_or_path` (the `[env]` table of its [`source`]).
+pub fn load_spec(id_or_path: &str) -> Result<EnvSpec> {
+    let src = source(id_or_path)?;
+    EnvSpec::from_toml(&src.text, &src.origin)
 }
 
 /// Build an env from its `[env]` section (training split for Scattered MNIST digits).
-pub fn make_from_spec(spec: &EnvSection) -> Result<Box<dyn Env>> {
+pub fn make_from_spec(spec: &EnvSpec) -> Result<Box<dyn Env>> {
     make_from_spec_split(spec, Split::Train)
 }
 
 /// Build an env from its `[env]` section; `split` picks the MNIST digits (train/val/test).
-pub fn make_from_spec_split(spec: &EnvSection, split: Split) -> Result<Box<dyn Env>> {
+pub fn make_from_spec_split(spec: &EnvSpec, split: Split) -> Result<Box<dyn Env>> {
     #[cfg(feature = "atari")]
     if let Some(cfg) = &spec.atari {
         return crate::env::atari::make_atari(cfg);
@@ -112,4 +149,52 @@ pub fn make_from_spec_split(spec: &EnvSection, split: Split) -> Result<Box<dyn E
 /// Build the env with this id (or TOML path).
 pub fn make(id_or_path: &str) -> Result<Box<dyn Env>> {
     make_from_spec(&load_spec(id_or_path)?)
+}
+
+/// The TOML table of `path` laid over its `base` chain (see [`read_toml_file`]);
+/// `seen` holds the files of the chain so far, to name a cycle.
+fn with_base(path: &Path, seen: &mut Vec<std::path::PathBuf>) -> Result<toml::Table> {
+    let bad = |msg: String| Error::Config {
+        path: path.display().to_string(),
+        msg,
+    };
+    let key = path.canonicalize().map_err(|e| Error::io(path, e))?;
+    if seen.contains(&key) {
+        return Err(bad(format!("`base` files form a cycle: {seen:?}")));
+    }
+    seen.push(key);
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let mut table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| bad(e.to_string().trim_end().to_string()))?;
+    let Some(base) = table.remove("base") else {
+        return Ok(table);
+    };
+    let toml::Value::String(base) = base else {
+        return Err(bad(format!(
+            "`base = {base}`: expected the path of a TOML file"
+        )));
+    };
+    let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
+    if !base_path.is_file() {
+        return Err(bad(format!(
+            "`base = \"{base}\"`: no file {} (the path is relative to this file)",
+            base_path.display()
+        )));
+    }
+    let mut merged = with_base(&base_path, seen)?;
+    lay_over(&mut merged, table);
+    Ok(merged)
+}
+
+/// Lays `top` over `under`: tables merged key by key, any other value replacing.
+fn lay_over(under: &mut toml::Table, top: toml::Table) {
+    for (k, v) in top {
+        match (under.get_mut(&k), v) {
+            (Some(toml::Value::Table(u)), toml::Value::Table(t)) => lay_over(u, t),
+            (_, v) => {
+                under.insert(k, v);
+            }
+        }
+    }
 }

@@ -21,7 +21,6 @@ pub mod prior;
 pub mod propagation;
 pub mod selection;
 pub mod silot;
-pub mod tracker;
 
 pub use config::{ModelConfig, PresenceCarry, RunConfig, TrainConfig};
 pub use loss::{LossBreakdown, LossTerms};

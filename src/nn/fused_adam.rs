@@ -15,7 +15,8 @@ use candle_core::backend::BackendStorage;
 use candle_core::{CpuStorage, DType, InplaceOp2, Layout, Result, Tensor};
 use rayon::prelude::*;
 
-use crate::rng::{counter_truncated_normal, mix64};
+use crate::rng::counter_truncated_normal;
+use crate::seed::mix64;
 
 /// The gradient transform applied before the moments: clip factor and optional noise.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -417,6 +417,17 @@ pub fn add_gradient_noise(
     Ok(())
 }
 
+/// Adam's moments and step counter are what a checkpoint's `optimizer.safetensors` holds.
+impl crate::checkpoint::OptimizerState for Adam {
+    fn state(&self) -> Vec<(String, Tensor)> {
+        Adam::state(self)
+    }
+
+    fn load_state(&mut self, tensors: &HashMap<String, Tensor>) -> crate::Result<()> {
+        Adam::load_state(self, tensors)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

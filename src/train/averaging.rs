@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use candle_core::{DType, Tensor};
 use serde::Serialize;
 
-use super::checkpoint::{
+use crate::checkpoint::{
     ckpt_err, read_files, read_optimizer, same_model_section, serialize, write_files,
     CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, WEIGHTS_FILE,
 };

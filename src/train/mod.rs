@@ -22,7 +22,6 @@
 
 pub mod adam;
 pub mod averaging;
-pub mod checkpoint;
 pub mod metrics_log;
 mod runner;
 pub mod schedule;
@@ -40,10 +39,12 @@ use candle_core::{DType, Device, Tensor, Var};
 use candle_nn::VarMap;
 use serde::{Deserialize, Serialize};
 
+use crate::checkpoint;
 use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
 use crate::model::{LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
+use crate::seed::mix_seed;
 use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
 use schedule::EarlyStopping;
 use source::ClipBatch;
@@ -85,14 +86,6 @@ fn progress_of(dir: &Path, meta: &checkpoint::CheckpointMeta) -> Result<Progress
         path: dir.to_path_buf(),
         msg: format!("state.json `extra` is not a training progress record: {e}"),
     })
-}
-
-/// Mix a seed with a stream id into an independent seed (splitmix64 finaliser).
-pub fn mix_seed(seed: u64, stream: u64) -> u64 {
-    let mut z = seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const NOISE_STREAM: u64 = 1 << 40;
@@ -357,7 +350,7 @@ impl Trainer {
     /// Restore parameters and progress from `dir` (config must match), and the optimiser state
     /// too when `with_optimizer` (otherwise Adam starts afresh and its file is not read).
     pub fn load_with(&mut self, dir: &Path, with_optimizer: bool) -> Result<()> {
-        let adam = with_optimizer.then_some(&mut self.adam);
+        let adam = with_optimizer.then_some(&mut self.adam as &mut dyn checkpoint::OptimizerState);
         let meta =
             checkpoint::load_checkpoint(dir, &self.varmap, adam, Some(&self.cfg.to_toml()?))?;
         self.progress = progress_of(dir, &meta)?;
@@ -374,7 +367,7 @@ impl Trainer {
     pub fn branch_from(&mut self, dir: &Path, with_optimizer: bool) -> Result<()> {
         let cfg = self.cfg.to_toml()?;
         checkpoint::check_same_model(dir, &cfg)?;
-        let adam = with_optimizer.then_some(&mut self.adam);
+        let adam = with_optimizer.then_some(&mut self.adam as &mut dyn checkpoint::OptimizerState);
         let meta = checkpoint::load_checkpoint(dir, &self.varmap, adam, None)?;
         let mut progress = progress_of(dir, &meta)?;
         let t = &self.cfg.train;

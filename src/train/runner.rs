@@ -16,7 +16,9 @@ use crate::rng::SeededRng;
 use super::metrics_log::{MetricsLog, MetricsRecord};
 use super::source::{ClipBatch, ClipSource, ClipSpec};
 use super::validation::{LossValidator, Validator};
-use super::{checkpoint, mix_seed, schedule, StepStats, Trainer, DATA_STREAM};
+use super::{schedule, StepStats, Trainer, DATA_STREAM};
+use crate::checkpoint;
+use crate::seed::mix_seed;
 
 /// Run-time options of [`run`].
 #[derive(Debug, Clone)]
@@ -243,7 +245,7 @@ impl RunDir {
         remove_stale_temp_files(out_dir);
         if cfg_path.exists() {
             let old = std::fs::read_to_string(&cfg_path).map_err(|e| Error::io(&cfg_path, e))?;
-            let diffs = super::checkpoint::config_differences(&old, &text)
+            let diffs = checkpoint::config_differences(&old, &text)
                 .unwrap_or_else(|e| vec![format!("the saved config is not valid TOML ({e})")]);
             if !diffs.is_empty() {
                 return Err(Error::Config {

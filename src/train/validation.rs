@@ -12,7 +12,8 @@ use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
 
 use super::source::{ClipBatch, ClipSource, ClipSpec};
-use super::{mix_seed, Trainer, VAL_STREAM};
+use super::{Trainer, VAL_STREAM};
+use crate::seed::mix_seed;
 
 /// Result of one validation.
 #[derive(Debug, Clone, Copy, PartialEq)]

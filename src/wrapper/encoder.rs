@@ -9,9 +9,9 @@ use ndarray::{Array2, Array3, ArrayView4};
 use super::objects::ObjectBatch;
 use crate::error::{Error, Result};
 use crate::model::objects::pixel_box;
-use crate::model::tracker::load_trained;
 use crate::model::{CarriedState, PresenceCarry, RunConfig, Silot, StepCtx};
-use crate::train::mix_seed;
+use crate::seed::mix_seed;
+use crate::trained::load_trained;
 
 /// SILOT as an online encoder: frames in, fixed-`K` object sets out.
 ///

@@ -17,11 +17,12 @@ use rand_chacha::ChaCha8Rng;
 
 use self::ale::{Ale, AleSettings, SystemState};
 use super::wrappers::{
-    self, check_obs_shape, sub_seed, Crop, EpisodicLife, FireReset, FrameStack, MaxAndSkip,
-    NoopReset, ResizeGrayscale, ResizeMethod, RewardClip,
+    self, check_obs_shape, Crop, EpisodicLife, FireReset, FrameStack, MaxAndSkip, NoopReset,
+    ResizeGrayscale, ResizeMethod, RewardClip,
 };
 use super::{Env, Frame, Info, ResetOptions, Space, Transition};
 use crate::error::{Error, Result};
+use crate::seed::sub_seed;
 
 /// ALE's action names, indexed by ALE action code (0..18).
 pub const ACTION_MEANINGS: [&str; 18] = [

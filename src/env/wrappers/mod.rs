@@ -81,6 +81,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::Space;
 use crate::error::{Error, Result};
+use crate::seed::sub_seed;
 
 /// Check that a caller's observation buffer has the shape of `space`.
 pub fn check_obs_shape(env: &str, space: &Space, obs: &ArrayViewMut3<'_, u8>) -> Result<()> {
@@ -107,16 +108,6 @@ pub fn needs_reset_error(env: &str) -> Error {
     }
 }
 
-/// A seed for a sub-component derived from a user seed and a per-component salt (SplitMix64
-/// finaliser), so that components seeded from one user seed get independent streams.
-pub fn sub_seed(seed: u64, salt: u64) -> u64 {
-    let mut z = seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A wrapper's RNG under Gymnasium's seeding rule: `Some(seed)` reseeds it (from
 /// `sub_seed(seed, salt)`); `None` keeps the stream, or seeds from OS entropy if it was never
 /// seeded.
@@ -128,17 +119,5 @@ pub(crate) fn reseed(
     match seed {
         Some(s) => rng.insert(ChaCha8Rng::seed_from_u64(sub_seed(s, salt))),
         None => rng.get_or_insert_with(ChaCha8Rng::from_entropy),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sub_seed_separates_salts_and_seeds() {
-        assert_ne!(sub_seed(1, 1), sub_seed(1, 2));
-        assert_ne!(sub_seed(1, 1), sub_seed(2, 1));
-        assert_eq!(sub_seed(7, 3), sub_seed(7, 3));
     }
 }

@@ -1,8 +1,8 @@
 //! Checkpoints: a directory with `weights.safetensors` (all variables of the `VarMap`),
-//! `optimizer.safetensors` (Adam state), `config.toml` (the run's config text) and
-//! `state.json` (step, caller's `extra` JSON, the env the model was trained on ([`EnvRecord`];
-//! absent in checkpoints of older versions) and the length + FNV-1a hash of the other three
-//! files). A truncated or corrupted file, a renamed or reshaped variable or a different config are
+//! `optimizer.safetensors` (the optimiser's state, [`OptimizerState`]: Adam's, `crate::train`),
+//! `config.toml` (the run's config text) and `state.json` (step, caller's `extra` JSON, the env
+//! the model was trained on ([`EnvRecord`]; absent in checkpoints of older versions) and the
+//! length + FNV-1a hash of the other three files). A truncated or corrupted file, a renamed or reshaped variable or a different config are
 //! all reported as [`Error::Checkpoint`] naming the problem; loading never panics and changes
 //! nothing unless everything matches.
 //!
@@ -14,6 +14,9 @@
 //! `DIR` itself, or (killed between the two renames) `.DIR.new` or `.DIR.old`. Readers fall back
 //! to those ([`readable_dir`]); the next save or a resume ([`recover`]) puts the newest complete
 //! one back at `DIR` and removes the rest, so no temporary directory outlives it.
+//!
+//! This module is the one place that reads and writes checkpoints: the trainer
+//! (`crate::train`), the trained-model loaders (`crate::trained`) and averaging use it.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -24,9 +27,18 @@ use candle_nn::VarMap;
 use safetensors::tensor::{Dtype, SafeTensors, View};
 use serde::{Deserialize, Serialize};
 
-use super::adam::Adam;
-use crate::config::EnvSection;
+use crate::env::spec::EnvSpec;
 use crate::error::{Error, Result};
+
+/// An optimiser whose state a checkpoint saves and restores (Adam, in `crate::train`). The
+/// checkpoint format knows only named tensors; the optimiser checks that they fit it.
+pub trait OptimizerState {
+    /// The state as named tensors (written to `optimizer.safetensors`).
+    fn state(&self) -> Vec<(String, Tensor)>;
+    /// Restore the state from the named tensors of [`Self::state`]; an error naming what does
+    /// not fit (nothing changed then).
+    fn load_state(&mut self, tensors: &HashMap<String, Tensor>) -> Result<()>;
+}
 
 /// File of the variables.
 pub const WEIGHTS_FILE: &str = "weights.safetensors";
@@ -66,7 +78,7 @@ pub struct EnvRecord {
 
 impl EnvRecord {
     /// The record of the env `spec` describes (built once to read its observation shape).
-    pub fn of_spec(spec: &EnvSection) -> Result<Self> {
+    pub fn of_spec(spec: &EnvSpec) -> Result<Self> {
         let env = crate::env::registry::make_from_spec(spec)?;
         let frame = env.observation_space().shape().ok_or_else(|| {
             Error::Invalid(format!("env `{}` has no image observations", spec.id()))
@@ -80,7 +92,7 @@ impl EnvRecord {
 }
 
 #[cfg(feature = "atari")]
-fn preset_of(spec: &EnvSection) -> Option<String> {
+fn preset_of(spec: &EnvSpec) -> Option<String> {
     let a = spec.atari.as_ref()?;
     serde_json::to_value(a.preset)
         .ok()
@@ -88,7 +100,7 @@ fn preset_of(spec: &EnvSection) -> Option<String> {
 }
 
 #[cfg(not(feature = "atari"))]
-fn preset_of(_spec: &EnvSection) -> Option<String> {
+fn preset_of(_spec: &EnvSpec) -> Option<String> {
     None
 }
 
@@ -166,7 +178,7 @@ fn fnv1a64(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
-pub(super) fn ckpt_err(path: &Path, msg: impl Into<String>) -> Error {
+pub(crate) fn ckpt_err(path: &Path, msg: impl Into<String>) -> Error {
     Error::Checkpoint {
         path: path.to_path_buf(),
         msg: msg.into(),
@@ -225,7 +237,7 @@ fn to_raw(name: &str, t: &Tensor) -> Result<Raw> {
     })
 }
 
-pub(super) fn serialize(tensors: &[(String, Tensor)]) -> Result<Vec<u8>> {
+pub(crate) fn serialize(tensors: &[(String, Tensor)]) -> Result<Vec<u8>> {
     let raws = tensors
         .iter()
         .map(|(n, t)| Ok((n.clone(), to_raw(n, t)?)))
@@ -278,7 +290,7 @@ fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, candle_core::Var)>> {
 pub fn save_checkpoint(
     dir: &Path,
     varmap: &VarMap,
-    adam: &Adam,
+    optimizer: &dyn OptimizerState,
     config_toml: &str,
     step: u64,
     extra: serde_json::Value,
@@ -290,7 +302,7 @@ pub fn save_checkpoint(
         .collect();
     let files: [(&str, Vec<u8>); 3] = [
         (WEIGHTS_FILE, serialize(&weights)?),
-        (OPTIMIZER_FILE, serialize(&adam.state())?),
+        (OPTIMIZER_FILE, serialize(&optimizer.state())?),
         (CONFIG_FILE, config_toml.as_bytes().to_vec()),
     ];
     write_files(dir, &files, step, extra, env)
@@ -298,7 +310,7 @@ pub fn save_checkpoint(
 
 /// Writes a checkpoint's `files` (weights, optimiser state, config) and then `state.json` with
 /// their sizes and hashes into `dir` as one atomic set (see the module docs).
-pub(super) fn write_files(
+pub(crate) fn write_files(
     dir: &Path,
     files: &[(&str, Vec<u8>)],
     step: u64,
@@ -518,7 +530,7 @@ fn toml_diff(prefix: &str, a: &toml::Value, b: &toml::Value, out: &mut Vec<Strin
 
 /// The differences between a saved config text and an expected one as dotted key paths (none:
 /// the same values, whatever the formatting); `Err` with the parse error if `saved` is not TOML.
-pub(super) fn config_differences(
+pub(crate) fn config_differences(
     saved: &str,
     expected: &str,
 ) -> std::result::Result<Vec<String>, String> {
@@ -555,7 +567,7 @@ fn check_config(path: &Path, saved: &str, expected: &str) -> Result<()> {
 
 /// A checkpoint directory's step, extra data, config and weights (as host tensors),
 /// integrity-checked; the optimiser state is read on its own ([`read_optimizer`]).
-pub(super) struct CheckpointFiles {
+pub(crate) struct CheckpointFiles {
     /// The saved step.
     pub step: u64,
     /// The caller's extra JSON.
@@ -571,7 +583,7 @@ pub(super) struct CheckpointFiles {
 }
 
 /// Reads the checkpoint in `dir` ([`CheckpointFiles`]).
-pub(super) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
+pub(crate) fn read_files(dir: &Path) -> Result<CheckpointFiles> {
     let dir = &readable_dir(dir);
     let state = read_state(dir)?;
     let (config_path, config_toml) = read_config(dir, &state)?;
@@ -604,7 +616,7 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
 }
 
 /// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
-pub(super) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
     let dir = &readable_dir(dir);
     read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
 }
@@ -661,7 +673,7 @@ pub const TRAINING_ONLY_MODEL_KEYS: &[&str] =
 
 /// Checks that the config text `saved` (read from `path`) has the `[model]` section of
 /// `expected_config_toml` (apart from [`TRAINING_ONLY_MODEL_KEYS`]), naming the differences.
-pub(super) fn same_model_section(
+pub(crate) fn same_model_section(
     path: &Path,
     saved: &str,
     expected_config_toml: &str,
@@ -699,14 +711,14 @@ pub(super) fn same_model_section(
     ))
 }
 
-/// Loads a checkpoint from `dir` into the variables of `varmap` (and `adam` if given), after
+/// Loads a checkpoint from `dir` into the variables of `varmap` (and `optimizer` if given), after
 /// checking file integrity, that the saved config equals `expected_config_toml` (if given;
 /// compared as TOML values) and that the saved variables match `varmap`'s names and shapes
 /// exactly. On any error nothing is changed.
 pub fn load_checkpoint(
     dir: &Path,
     varmap: &VarMap,
-    adam: Option<&mut Adam>,
+    optimizer: Option<&mut dyn OptimizerState>,
     expected_config_toml: Option<&str>,
 ) -> Result<CheckpointMeta> {
     let dir = &readable_dir(dir);
@@ -757,10 +769,11 @@ pub fn load_checkpoint(
         let t = saved[name].to_dtype(var.dtype())?.to_device(var.device())?;
         converted.push((var, t));
     }
-    if let Some(adam) = adam {
+    if let Some(optimizer) = optimizer {
         let opt_path = dir.join(OPTIMIZER_FILE);
         let opt = deserialize(&opt_path, &read_checked(dir, &state, OPTIMIZER_FILE)?)?;
-        adam.load_state(&opt)
+        optimizer
+            .load_state(&opt)
             .map_err(|e| ckpt_err(&opt_path, e.to_string()))?;
     }
     for (var, t) in converted {
@@ -777,7 +790,7 @@ pub fn load_checkpoint(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::adam::AdamConfig;
+    use crate::train::adam::{Adam, AdamConfig};
     use candle_core::Var;
     use serde_json::json;
 

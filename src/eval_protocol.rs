@@ -1,4 +1,7 @@
-//! Evaluation clips shared by `silot eval`, `label` and `render`: frames plus ground truth.
+//! The evaluation clip protocol shared by `silot eval`, `label`, `render`, `baseline-search`,
+//! the tests and the examples: which clips (the paper's length, the test split, seeds
+//! [`crate::seed::clip_seed`]), Atari under the `paper` preset, and ground truth (exact for the
+//! synthetic envs, ConnComp labels for Atari).
 
 use crate::config::ExperimentConfig;
 use crate::data::{collect_clip, Clip, RolloutOptions};
@@ -34,7 +37,7 @@ pub fn preset_name(cfg: &ExperimentConfig) -> Option<String> {
 }
 
 /// Collect `n` clips of `cfg`'s env (test split for MNIST digits); clip `i` uses
-/// `rollout::clip_seed(seed, i)`.
+/// [`crate::seed::clip_seed`]`(seed, i)`.
 pub fn eval_clips(cfg: &ExperimentConfig, n: usize, seed: u64) -> Result<Vec<EvalClip>> {
     split_clips(cfg, Split::Test, n, seed)
 }
@@ -52,10 +55,10 @@ pub fn split_clips(
         max_warmup_steps: if cfg.env.is_atari() { 300 } else { 0 },
         max_attempts: 20,
     };
-    let pb = super::progress_bar(n as u64, "clips");
+    let pb = crate::util::progress_bar(n as u64, "clips");
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let clip = collect_clip(env.as_mut(), super::rollout::clip_seed(seed, i), &opts)?;
+        let clip = collect_clip(env.as_mut(), crate::seed::clip_seed(seed, i), &opts)?;
         out.push(to_eval_clip(clip)?);
         pb.inc(1);
     }

@@ -1,18 +1,22 @@
-//! SILOT as a [`Tracker`]: a trained model from a run directory tracks whole clips; every
-//! selected slot is reported with `score = pres` and its persistent slot identity.
+//! Trained SILOT models: finding and loading a run directory's checkpoint
+//! ([`load_trained_from`], through [`crate::checkpoint`]), checking it against an env, and SILOT
+//! as a [`Tracker`]: a trained model tracks whole clips; every selected slot is reported with
+//! `score = pres` and its persistent slot identity.
+//!
+//! This sits above the model and the checkpoint format (the model knows neither checkpoints nor
+//! the trainer); `silot eval`, the object-centric wrapper and the examples use it.
 
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 
-use super::config::{PresenceCarry, RunConfig};
-use super::objects::coords_to_pixel_space;
-use super::silot::{Silot, StepCtx};
-use crate::config::EnvSection;
-use crate::env::Frame;
+use crate::checkpoint::{check_env_matches, EnvRecord};
+use crate::env::{EnvSpec, Frame};
 use crate::error::{Error, Result};
+use crate::model::config::{PresenceCarry, RunConfig};
+use crate::model::objects::coords_to_pixel_space;
+use crate::model::silot::{Silot, StepCtx};
 use crate::track::{TrackedObject, Tracker};
-use crate::train::checkpoint::{check_env_matches, EnvRecord};
 
 /// A trained SILOT model used for tracking (offline, one clip at a time).
 pub struct SilotTracker {
@@ -45,9 +49,9 @@ pub fn checkpoint_dir(run_dir: &Path) -> Result<PathBuf> {
 
 /// The checkpoint directory `which` names inside `run_dir` (for [`WhichCheckpoint::Latest`] a
 /// checkpoint directory itself is accepted too). A save interrupted half-way is no problem: the
-/// complete set it left is read ([`crate::train::checkpoint::readable_dir`]).
+/// complete set it left is read ([`crate::checkpoint::readable_dir`]).
 pub fn checkpoint_dir_of(run_dir: &Path, which: WhichCheckpoint) -> Result<PathBuf> {
-    use crate::train::checkpoint::exists;
+    use crate::checkpoint::exists;
     let candidates = match which {
         WhichCheckpoint::Latest => vec![run_dir.join("checkpoint"), run_dir.to_path_buf()],
         WhichCheckpoint::Best => vec![run_dir.join("best")],
@@ -101,12 +105,11 @@ pub fn load_trained_from(
     device: &Device,
 ) -> Result<TrainedSilot> {
     let ckpt = checkpoint_dir_of(run_dir, which)?;
-    let meta = crate::train::checkpoint::read_meta(&ckpt)?;
+    let meta = crate::checkpoint::read_meta(&ckpt)?;
     let origin = ckpt.join("config.toml").display().to_string();
     let cfg = RunConfig::from_toml(&meta.config_toml, &origin)?;
     let (varmap, model) = Silot::build(&cfg.model, cfg.train.seed, DType::F32, device)?;
-    let meta =
-        crate::train::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&meta.config_toml))?;
+    let meta = crate::checkpoint::load_checkpoint(&ckpt, &varmap, None, Some(&meta.config_toml))?;
     Ok(TrainedSilot {
         cfg,
         model,
@@ -124,11 +127,11 @@ pub fn load_trained_from(
 pub fn check_run_env(
     run_dir: &Path,
     which: WhichCheckpoint,
-    spec: &EnvSection,
+    spec: &EnvSpec,
     allow: bool,
 ) -> Result<()> {
     let ckpt = checkpoint_dir_of(run_dir, which)?;
-    let recorded = crate::train::checkpoint::recorded_env(&ckpt)?;
+    let recorded = crate::checkpoint::recorded_env(&ckpt)?;
     if recorded.is_none() && allow {
         return Ok(());
     }
