@@ -156,8 +156,9 @@ impl StreamLabels {
     }
 }
 
-/// Stream `s`'s objects of one wrapper step: every slot with presence > 0.
-fn tracked(objects: &ObjectBatch, s: usize) -> Vec<TrackedObject> {
+/// Env `s`'s objects of one wrapper step as tracker output: every slot with presence > 0
+/// (score = presence).
+pub fn tracked_objects(objects: &ObjectBatch, s: usize) -> Vec<TrackedObject> {
     let k = objects.pres.dim().1;
     (0..k)
         .filter(|&j| objects.pres[[s, j]] > 0.0)
@@ -175,6 +176,25 @@ fn tracked(objects: &ObjectBatch, s: usize) -> Vec<TrackedObject> {
         .collect()
 }
 
+/// `n` envs of `spec` (the test split of the synthetic envs' data) stepped on up to one thread
+/// each, through the object-centric wrapper with `encoder`; and the number of actions. What
+/// `silot observe` and [`encode_streams`] run.
+pub fn wrapped_envs(
+    spec: &EnvSection,
+    n: usize,
+    encoder: ObjectEncoder,
+) -> Result<(ObjectCentricVecEnv<Box<dyn crate::env::Env>>, usize)> {
+    let threads = std::thread::available_parallelism().map_or(1, |c| c.get().min(n));
+    let spec = spec.clone();
+    let venv = VectorEnv::new(
+        move |_| registry::make_from_spec_split(&spec, Split::Test),
+        n,
+        threads,
+    )?;
+    let n_actions = venv.single_action_space().n().unwrap_or(1);
+    Ok((ObjectCentricVecEnv::new(venv, encoder)?, n_actions))
+}
+
 /// Run `opts.streams` envs of `spec` (the test split of the synthetic envs' data) for
 /// `opts.frames` frames each through the object-centric wrapper with `encoder`, under
 /// [`RandomPolicy`]`(opts.seed)`, and record the objects and the ground truth of every frame.
@@ -189,15 +209,7 @@ pub fn encode_streams(
             opts.streams, opts.frames
         )));
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(opts.streams));
-    let spec_c = spec.clone();
-    let venv = VectorEnv::new(
-        move |_| registry::make_from_spec_split(&spec_c, Split::Test),
-        opts.streams,
-        threads,
-    )?;
-    let n_actions = venv.single_action_space().n().unwrap_or(1);
-    let mut env = ObjectCentricVecEnv::new(venv, encoder)?;
+    let (mut env, n_actions) = wrapped_envs(spec, opts.streams, encoder)?;
     let mut policy = RandomPolicy::new(opts.seed, n_actions);
     let mut labels: Vec<StreamLabels> = (0..opts.streams)
         .map(|_| StreamLabels::new(spec.is_atari()))
@@ -249,7 +261,7 @@ fn record<E: crate::env::Env + 'static>(
         .collect();
     for (s, g) in gt.into_iter().enumerate() {
         rec.gt[s].push(g?);
-        rec.pred[s].push(tracked(objects, s));
+        rec.pred[s].push(tracked_objects(objects, s));
     }
     Ok(())
 }

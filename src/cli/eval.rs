@@ -139,13 +139,7 @@ pub fn make_tracker(
             checkpoint: None,
         },
         TrackerKind::Silot => {
-            let dir = t.checkpoint.as_ref().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
-                )
-            })?;
-            let device = t.device.open()?;
-            let dir = crate::models::resolve(dir)?;
+            let (dir, device) = model_source(t)?;
             let mut tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
             check_env_matches(
                 tracker.trained_env(),
@@ -213,6 +207,19 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Where a SILOT model comes from: the run directory (or shipped model) `--checkpoint` names,
+/// and the inference device of the device flags.
+fn model_source(t: &TrackerArgs) -> anyhow::Result<(std::path::PathBuf, candle_core::Device)> {
+    let dir = t.checkpoint.as_ref().ok_or_else(|| {
+        anyhow::anyhow!(
+            "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory, or a \
+             shipped model's name)"
+        )
+    })?;
+    let device = t.device.open()?;
+    Ok((crate::models::resolve(dir)?, device))
+}
+
 /// The SILOT model of `--checkpoint` as an online encoder (the wrapper's), with
 /// `--presence-carry` applied, and where its weights came from.
 pub fn load_encoder(
@@ -220,13 +227,7 @@ pub fn load_encoder(
     env: &EnvSection,
     seed: u64,
 ) -> anyhow::Result<(ObjectEncoder, ReportCheckpoint)> {
-    let dir = t.checkpoint.as_ref().ok_or_else(|| {
-        anyhow::anyhow!(
-            "--tracker silot needs --checkpoint RUNDIR (a `silot train --out` directory)"
-        )
-    })?;
-    let device = t.device.open()?;
-    let dir = crate::models::resolve(dir)?;
+    let (dir, device) = model_source(t)?;
     let trained = load_trained_from(&dir, t.which_checkpoint(), &device)?;
     check_env_matches(
         trained.env.as_ref(),

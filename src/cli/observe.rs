@@ -5,17 +5,19 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use ndarray::Axis;
+
 use clap::Args;
 use serde::Serialize;
 
 use super::device::InferenceDeviceFlags;
 use super::eval::PresenceCarryArg;
-use crate::env::registry;
-use crate::env::synthetic::Split;
-use crate::env::vector::VectorEnv;
+use crate::env::Frame;
 use crate::eval_protocol::paper_protocol;
-use crate::streams::RandomPolicy;
-use crate::wrapper::{Object, ObjectCentricVecEnv, ObjectEncoder};
+use crate::streams::{tracked_objects, wrapped_envs, RandomPolicy};
+use crate::track::TrackedObject;
+use crate::viz::{render_tracking, RenderOptions};
+use crate::wrapper::{Object, ObjectEncoder};
 
 /// Arguments of `silot observe`.
 #[derive(Debug, Args)]
@@ -58,6 +60,13 @@ pub struct ObserveArgs {
     /// size) than `--env`: refused by default.
     #[arg(long)]
     pub allow_env_mismatch: bool,
+    /// Also draw env 0's frames with its objects (presence above `--threshold`, boxes coloured
+    /// by identity) here: an animated `.gif`, or a `.png` strip.
+    #[arg(long)]
+    pub gif: Option<PathBuf>,
+    /// With `--gif`: draw every this-many-th step.
+    #[arg(long, default_value_t = 2)]
+    pub gif_every: usize,
 }
 
 #[derive(Serialize)]
@@ -76,6 +85,10 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         a.envs > 0 && a.steps > 0,
         "--envs and --steps must be at least 1"
     );
+    anyhow::ensure!(a.gif_every > 0, "--gif-every must be at least 1");
+    if let Some(p) = &a.gif {
+        crate::util::check_output_file(p, "--gif")?;
+    }
     let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
     let device = a.device.open()?;
     crate::trained::check_run_env(
@@ -89,17 +102,8 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     if let Some(c) = a.presence_carry {
         encoder.set_presence_carry(c.into());
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(a.envs));
-    let spec = cfg.env.clone();
-    // The test split of the synthetic envs' data, as stream evaluation uses (same seed, same
-    // frames).
-    let venv = VectorEnv::new(
-        move |_| registry::make_from_spec_split(&spec, Split::Test),
-        a.envs,
-        threads,
-    )?;
-    let n_actions = venv.single_action_space().n().unwrap_or(1);
-    let mut env = ObjectCentricVecEnv::new(venv, encoder)?;
+    // The envs of stream evaluation (`silot eval --frames`): same seed, same frames.
+    let (mut env, n_actions) = wrapped_envs(&cfg.env, a.envs, encoder)?;
     let mut out = match &a.json {
         Some(p) => Some(std::io::BufWriter::new({
             if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -115,9 +119,20 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     env.reset(Some(a.seed))?;
     let (mut counted, mut episodes) = (0usize, 0usize);
     let mut actions = vec![0usize; a.envs];
+    let mut drawn: (Vec<Frame>, Vec<Vec<TrackedObject>>) = Default::default();
     for step in 0..a.steps {
         policy.act(&mut actions);
         let s = env.step(&actions)?;
+        let draw = a.gif.is_some() && step % a.gif_every == 0;
+        if draw {
+            let objects = tracked_objects(s.objects, 0);
+            drawn.1.push(
+                objects
+                    .into_iter()
+                    .filter(|o| o.score > a.threshold)
+                    .collect(),
+            );
+        }
         for i in 0..a.envs {
             let mut objects = s.objects.objects(i, a.threshold);
             counted += objects.len();
@@ -138,6 +153,11 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
                 w.write_all(b"\n")?;
             }
         }
+        if draw {
+            drawn
+                .0
+                .push(env.inner().obs().index_axis(Axis(0), 0).to_owned());
+        }
     }
     let secs = start.elapsed().as_secs_f64();
     let frames = a.envs * (a.steps + 1);
@@ -154,6 +174,14 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     if let (Some(w), Some(p)) = (out.as_mut(), &a.json) {
         w.flush()?;
         println!("wrote {}", p.display());
+    }
+    if let Some(p) = &a.gif {
+        let opts = RenderOptions {
+            obj_threshold: a.threshold,
+            ..RenderOptions::default()
+        };
+        render_tracking(p, &drawn.0, None, &drawn.1, &opts)?;
+        println!("wrote {} (env 0, every {} steps)", p.display(), a.gif_every);
     }
     Ok(())
 }

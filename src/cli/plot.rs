@@ -1,4 +1,5 @@
-//! `silot plot`: training curves of a run (`RUN/metrics.jsonl`) as one PNG (`RUN/curves.png`).
+//! `silot plot`: training curves of a run (`RUN/metrics.jsonl`) as one PNG (`RUN/curves.png`),
+//! or a stream evaluation report's counts per frame and scores per window.
 //!
 //! Six panels against the global step: the training loss (total and reconstruction), the KL
 //! terms, the validation loss (early-stopping score), objects per frame, box sizes and
@@ -15,15 +16,23 @@ use serde_json::Value;
 /// Arguments of `silot plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// Run directory (reads `RUN/metrics.jsonl`) or a metrics file.
+    /// Run directory (reads `RUN/metrics.jsonl`), a metrics file, or a stream evaluation
+    /// report (`silot eval --frames N --json REPORT.json`: objects per frame and scores per
+    /// window).
     pub run: PathBuf,
-    /// Output PNG (default `curves.png` beside the metrics file).
+    /// Output PNG (default `curves.png` beside the metrics file; `REPORT.png` for a report).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
 /// Draw the curves.
 pub fn run(a: PlotArgs) -> anyhow::Result<()> {
+    if a.run.extension().is_some_and(|e| e == "json") {
+        let out = a.out.unwrap_or_else(|| a.run.with_extension("png"));
+        plot_stream_report(&a.run, &out)?;
+        println!("wrote {}", out.display());
+        return Ok(());
+    }
     let metrics = if a.run.is_dir() {
         a.run.join("metrics.jsonl")
     } else {
@@ -140,6 +149,76 @@ pub fn plot_metrics(metrics: &Path, out: &Path) -> crate::Result<usize> {
     Ok(lines.len())
 }
 
+/// Reads a stream evaluation report (`silot eval --frames N --json REPORT.json`) and writes two
+/// panels to `out`: objects per frame (true, counted above 0.5, above the MOT threshold) at
+/// every frame index of the streams, and MOTA, IDF1 and AP per window.
+pub fn plot_stream_report(report: &Path, out: &Path) -> crate::Result<()> {
+    let bad = |msg: &str| crate::Error::CorruptData {
+        path: report.to_path_buf(),
+        msg: msg.into(),
+    };
+    let text = std::fs::read_to_string(report).map_err(|e| crate::Error::io(report, e))?;
+    let r: crate::eval::EvalReport = serde_json::from_str(&text)
+        .map_err(|e| bad(&format!("not a `silot eval --json` report: {e}")))?;
+    let stream = r
+        .stream
+        .as_ref()
+        .ok_or_else(|| bad("a clip report: plot streams (`silot eval --frames N --json`)"))?;
+    let by_t = |f: fn(&crate::eval::FrameIndexStats) -> f64| -> Vec<(f64, f64)> {
+        r.by_frame_index
+            .iter()
+            .map(|s| (s.t as f64, f(s)))
+            .collect()
+    };
+    let counts = [
+        ("true", by_t(|s| s.gt)),
+        ("counted (pres > 0.5)", by_t(|s| s.counted)),
+        ("above obj threshold", by_t(|s| s.above_threshold)),
+    ];
+    let windows = |f: fn(&crate::eval::WindowReport) -> f64| -> Vec<(f64, f64)> {
+        stream
+            .windows
+            .iter()
+            .map(|w| (w.start as f64, f(w)))
+            .collect()
+    };
+    let scores = [
+        ("MOTA", windows(|w| w.mota)),
+        ("IDF1", windows(|w| w.idf1)),
+        ("AP", windows(|w| w.ap)),
+    ];
+    let as_series = |v: [(&'static str, Vec<(f64, f64)>); 3]| -> Vec<Series<'static>> {
+        v.into_iter()
+            .map(|(label, points)| Series {
+                label,
+                points: points.into_iter().filter(|p| p.1.is_finite()).collect(),
+                noisy: false,
+            })
+            .collect()
+    };
+    let mut img = RgbImage::from_pixel(WIDTH, PANEL_H, Rgb([255, 255, 255]));
+    let x_range = (0.0, stream.frames_per_stream.saturating_sub(1) as f64);
+    let title = format!("objects per frame, {} streams", r.clips);
+    draw_panel(
+        &mut img,
+        (0, 0),
+        &title,
+        &as_series(counts),
+        x_range,
+        "frame",
+    );
+    let title = format!("per window of {} frames", stream.window);
+    draw_panel(
+        &mut img,
+        (WIDTH / COLS, 0),
+        &title,
+        &as_series(scores),
+        x_range,
+        "window start",
+    );
+    crate::util::write_atomic(out, &crate::viz::encode_png(&img)?)
+}
+
 fn lookup(v: &Value, path: &str) -> Option<f64> {
     path.split('.')
         .try_fold(v, |v, k| v.get(k))
@@ -185,9 +264,26 @@ fn draw(lines: &[Value]) -> RgbImage {
     for (i, panel) in PANELS.iter().enumerate() {
         let (col, row) = (i as u32 % COLS, i as u32 / COLS);
         let origin = (col * WIDTH / COLS, row * PANEL_H);
-        draw_panel(&mut img, origin, panel, lines, x_range);
+        let data: Vec<Series> = panel
+            .series
+            .iter()
+            .map(|&(label, kind, key)| Series {
+                label,
+                points: series(lines, kind, key),
+                noisy: kind == "train",
+            })
+            .collect();
+        draw_panel(&mut img, origin, panel.title, &data, x_range, "step");
     }
     img
+}
+
+/// One line of a panel: its legend label, its `(x, y)` points and whether it is a noisy
+/// training series (drawn faint under a running mean, on a range without the outer 1 %).
+struct Series<'a> {
+    label: &'a str,
+    points: Vec<(f64, f64)>,
+    noisy: bool,
 }
 
 fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -218,24 +314,21 @@ fn robust_range(mut values: Vec<f64>) -> (f64, f64) {
 fn draw_panel(
     img: &mut RgbImage,
     (ox, oy): (u32, u32),
-    panel: &Panel,
-    lines: &[Value],
+    title: &str,
+    series: &[Series],
     (x0, x1): (f64, f64),
+    x_label: &str,
 ) {
     let w = WIDTH / COLS;
     let (left, right) = (ox + MARGIN_L, ox + w - MARGIN_R);
     let (top, bottom) = (oy + MARGIN_T, oy + PANEL_H - MARGIN_B);
     let grey = Rgb([120, 120, 120]);
-    text(img, ox + 12, oy + 8, panel.title, Rgb([0, 0, 0]), 2);
-    let data: Vec<Vec<(f64, f64)>> = panel
-        .series
-        .iter()
-        .map(|(_, kind, key)| series(lines, kind, key))
-        .collect();
+    text(img, ox + 12, oy + 8, title, Rgb([0, 0, 0]), 2);
+    let data: Vec<&Vec<(f64, f64)>> = series.iter().map(|s| &s.points).collect();
     // Legend under the title, series that have data only.
     let mut lx = ox + 12;
-    for (si, ((label, _, _), pts)) in panel.series.iter().zip(&data).enumerate() {
-        if pts.is_empty() {
+    for (si, Series { label, points, .. }) in series.iter().enumerate() {
+        if points.is_empty() {
             continue;
         }
         let c = Rgb(PALETTE[si % PALETTE.len()]);
@@ -256,13 +349,13 @@ fn draw_panel(
         put(img, left, y, grey);
         put(img, right, y, grey);
     }
-    if data.iter().all(Vec::is_empty) {
+    if data.iter().all(|d| d.is_empty()) {
         text(img, left + 20, (top + bottom) / 2, "no data", grey, 2);
         return;
     }
     // Noisy training lines: the robust range; validation lines: every point.
-    let values = data.iter().flatten().map(|p| p.1);
-    let (y0, y1) = if panel.series.iter().all(|(_, kind, _)| *kind == "train") {
+    let values = data.iter().copied().flatten().map(|p| p.1);
+    let (y0, y1) = if series.iter().all(|s| s.noisy) {
         robust_range(values.collect())
     } else {
         range(values)
@@ -297,7 +390,8 @@ fn draw_panel(
         grey,
         1,
     );
-    text(img, (left + right) / 2 - 12, bottom + 20, "step", grey, 1);
+    let label_x = ((left + right) / 2).saturating_sub(3 * x_label.len() as u32);
+    text(img, label_x, bottom + 20, x_label, grey, 1);
     // Points stay INSET pixels inside the box (markers at the first and last step too).
     let (pl, pr) = ((left + INSET) as f64, (right - INSET) as f64);
     let to_px = |(x, y): (f64, f64)| -> (f64, f64) {
@@ -309,9 +403,9 @@ fn draw_panel(
                 .clamp(top as f64, bottom as f64),
         )
     };
-    for (si, ((_, kind, _), pts)) in panel.series.iter().zip(&data).enumerate() {
+    for (si, Series { points: pts, .. }) in series.iter().enumerate() {
         let c = PALETTE[si % PALETTE.len()];
-        let noisy = *kind == "train" && pts.len() > 100;
+        let noisy = series[si].noisy && pts.len() > 100;
         if noisy {
             let faint = Rgb(c.map(|v| ((v as u16 + 2 * 255) / 3) as u8));
             polyline(img, pts.iter().map(|&p| to_px(p)), faint);
@@ -469,6 +563,63 @@ mod tests {
 {"kind":"val","step":20,"stage":0,"stage_step":20,"lr":0.0001,"n_frames":8,"grad_norm":0.0,"count_prior_log_odds":9.2,"time_s":2.5,"objects_per_frame":3.5,"box_height_px":10.0,"box_width_px":8.0,"overlapping_pairs_per_frame":0.25,"full_frame":{"objects_per_frame":30.0,"box_height_px":11.0,"box_width_px":9.0,"overlapping_pairs_per_frame":1.0},"score":750.0,"reconstruction":750.0,"prop_kl":2.0,"disc_kl":25.0,"learned_kl":3.5,"learned_pres_kl":0.4,"count_prior_kl":6.0,"total":786.9}
 {"kind":"train","step":30,"stage":1,"stage_step":0,"lr":0.00003,"n_fr
 "#;
+
+    /// A stream report draws its two panels; a clip report is refused with a clear error.
+    #[test]
+    fn plots_a_stream_report() {
+        use crate::env::GtObject;
+        use crate::eval::{evaluate, evaluate_windows, stream_summary, EvalSettings};
+        use crate::track::TrackedObject;
+        let gt = |t: usize| GtObject {
+            id: 0,
+            top: t as f32,
+            left: 0.0,
+            bottom: t as f32 + 4.0,
+            right: 4.0,
+        };
+        let g: Vec<Vec<Vec<GtObject>>> = vec![(0..30).map(|t| vec![gt(t)]).collect()];
+        let p: Vec<Vec<Vec<TrackedObject>>> = vec![(0..30)
+            .map(|t| {
+                let o = gt(t);
+                let score = if t < 20 { 0.9 } else { 0.3 };
+                vec![TrackedObject {
+                    id: 1,
+                    top: o.top,
+                    left: o.left,
+                    bottom: o.bottom,
+                    right: o.right,
+                    score,
+                }]
+            })
+            .collect()];
+        let s = EvalSettings::default();
+        let mut r = evaluate(&p, &g, &s).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (json, png) = (dir.path().join("r.json"), dir.path().join("r.png"));
+        r.write_json(&json).unwrap();
+        let err = plot_stream_report(&json, &png).unwrap_err().to_string();
+        assert!(err.contains("--frames"), "{err}");
+        let w = evaluate_windows(&p, &g, &s, 10).unwrap();
+        r.stream = Some(stream_summary(&r, w, 30, 10, 0));
+        r.write_json(&json).unwrap();
+        run(PlotArgs {
+            run: json.clone(),
+            out: None,
+        })
+        .unwrap();
+        let img = image::open(&png).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (WIDTH, PANEL_H));
+        for ox in [0, WIDTH / COLS] {
+            let coloured = (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
+                .flat_map(|x| (MARGIN_T + 1..PANEL_H - MARGIN_B).map(move |y| (x, y)))
+                .filter(|&(x, y)| {
+                    let p = img.get_pixel(x, y).0;
+                    p.iter().max().unwrap() - p.iter().min().unwrap() > 60
+                })
+                .count();
+            assert!(coloured > 20, "panel at {ox}: {coloured} coloured pixels");
+        }
+    }
 
     #[test]
     fn plots_a_small_metrics_file_and_skips_a_cut_line() {

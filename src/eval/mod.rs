@@ -20,10 +20,10 @@ pub use bbox::{overlapping_pairs, BBox};
 pub use count::ByFrameIndex;
 pub use false_positive::FalsePositiveKinds;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
-pub use windows::{evaluate_windows, stream_summary, StreamSummary, WindowReport};
 pub use report::{
     BoxRecord, EvalReport, FrameDetail, FrameIndexStats, ReportCheckpoint, ReportThresholds,
 };
+pub use windows::{evaluate_windows, stream_summary, StreamSummary, WindowReport};
 
 use serde::{Deserialize, Serialize};
 

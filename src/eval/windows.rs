@@ -197,7 +197,8 @@ mod tests {
             })
             .collect();
         let s = EvalSettings::default();
-        let w = evaluate_windows(std::slice::from_ref(&p), std::slice::from_ref(&g), &s, 4).unwrap();
+        let w =
+            evaluate_windows(std::slice::from_ref(&p), std::slice::from_ref(&g), &s, 4).unwrap();
         assert_eq!(
             w.iter().map(|w| (w.start, w.end)).collect::<Vec<_>>(),
             vec![(0, 4), (4, 8), (8, 10)]
