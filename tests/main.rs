@@ -7,6 +7,7 @@ mod device;
 mod eval_conncomp;
 mod eval_golden;
 mod fast_backprop;
+mod layers;
 mod model_config;
 mod model_forward;
 mod model_gradients;
