@@ -5,20 +5,26 @@
 //! object-tracking VAE on candle; the wrapper that turns pixel observations into SILOT object
 //! sets; ConnComp labelling and tracking metrics.
 //!
-//! Module map:
+//! Module map, bottom to top (a module imports only modules below it; `tests/layers.rs` holds the
+//! table and checks it):
+//! - [`error`], [`util`], [`seed`] (every seed-derivation rule), [`rng`] (seeded tensors).
 //! - [`env`](mod@env): the Gymnasium-style [`env::Env`] trait, Atari ([`env::atari`]), the synthetic
-//!   videos ([`env::synthetic`]), wrappers, the vector env, the registry of ids, the env checker.
-//! - [`data`]: clips and clip datasets (`silot rollout`).
+//!   videos ([`env::synthetic`]), wrappers, the vector env, the env spec ([`env::spec`]) and the
+//!   registry of ids, the env checker. Knows nothing of experiments or models.
+//! - [`nn`]: building blocks (MLP, GRU, backbone, glimpse sampler, sprite renderer, distributions);
+//!   [`device`]: opening the CPU or a GPU.
+//! - [`track`], [`data`], [`eval`], [`baseline`]: the tracker contract, clips and clip datasets
+//!   (`silot rollout`), tracking metrics, ConnComp (and its threshold search).
 //! - [`model`]: SILOT — discovery, propagation, the learned prior, selection, rendering, loss.
-//! - [`nn`]: building blocks (MLP, GRU, backbone, glimpse sampler, sprite renderer, distributions).
-//! - [`train`]: Adam, checkpoints, curriculum and early stopping, clip sources.
+//! - [`checkpoint`]: the checkpoint format (atomic sets, the env record), for the trainer and the
+//!   trained-model loaders alike.
+//! - [`config`]: experiment files; [`trained`]: trained models from run directories and SILOT as a
+//!   tracker; [`eval_protocol`]: the evaluation clips; [`train`]: Adam, curriculum and early
+//!   stopping, clip sources, the training loop.
 //! - [`wrapper`]: the object-centric wrapper — envs whose observations come out of a trained
 //!   SILOT encoder as fixed-K object sets; [`models`]: the shipped encoders, found by name.
-//! - [`track`], [`eval`], [`baseline`]: the tracker contract, tracking metrics, ConnComp (and its
-//!   threshold search).
 //! - [`streams`]: envs run for whole episodes through the wrapper, with ground truth (stream
-//!   evaluation).
-//! - [`viz`]: tracking pictures; [`config`]: experiment files; [`cli`]: the `silot` binary.
+//!   evaluation); [`viz`]: tracking pictures; [`cli`]: the `silot` binary.
 
 pub mod baseline;
 pub mod checkpoint;

@@ -200,7 +200,7 @@ fn code_only(src: &str) -> Vec<u8> {
                     continue;
                 }
                 let close: Vec<u8> = std::iter::once(b'"')
-                    .chain(std::iter::repeat(b'#').take(hashes))
+                    .chain(std::iter::repeat_n(b'#', hashes))
                     .collect();
                 let start = i + 2 + hashes;
                 let end = b[start..]
