@@ -121,3 +121,34 @@ fn shipped_encoders_score_their_manifest_figures_on_the_cpu() {
         assert!(objects.objects(0, 0.5).len() > 3, "{name}: too few objects");
     }
 }
+
+/// The object-centric envs refuse an env the encoder was not trained on (its checkpoint
+/// records the env), unless asked.
+#[test]
+fn the_wrapper_refuses_another_env() {
+    use silot::env::vector::VectorEnv;
+    use silot::wrapper::{ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder};
+    let device = candle_core::Device::Cpu;
+    let encoder = || ObjectEncoder::load_named("space_invaders", &device, 0).unwrap();
+    let recorded = encoder().trained_env().cloned().unwrap();
+    assert_eq!(recorded.id, "space_invaders");
+    let smoke = || silot::env::registry::make("smoke").unwrap();
+    let err = ObjectCentricEnv::new(smoke(), encoder())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("trained on")
+            && err.contains("[24, 24, 3]")
+            && err.contains("allow_env_mismatch"),
+        "{err}"
+    );
+    let venv = VectorEnv::new(|_| Ok(smoke()), 2, 1).unwrap();
+    assert!(ObjectCentricVecEnv::new(venv, encoder()).is_err());
+    let mut anyway = encoder();
+    anyway.allow_env_mismatch();
+    assert!(ObjectCentricEnv::new(smoke(), anyway).is_ok());
+    // The env it was trained on (the paper preset's frames) is accepted.
+    let si = silot::env::registry::make("space_invaders").unwrap();
+    assert!(ObjectCentricEnv::new(si, encoder()).is_ok());
+}

@@ -102,6 +102,9 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     if let Some(c) = a.presence_carry {
         encoder.set_presence_carry(c.into());
     }
+    if a.allow_env_mismatch {
+        encoder.allow_env_mismatch();
+    }
     // The envs of stream evaluation (`silot eval --frames`): same seed, same frames.
     let (mut env, n_actions) = wrapped_envs(&cfg.env, a.envs, encoder)?;
     let mut out = match &a.json {

@@ -344,6 +344,7 @@ fn worker_loop<E: Env>(shared: Arc<Shared<E>>, tid: usize) {
 /// ```
 pub struct VectorEnv<E: Env + 'static = Box<dyn Env>> {
     n_envs: usize,
+    env_id: String,
     obs_space: Space,
     action_space: Space,
     shared: Arc<Shared<E>>,
@@ -418,6 +419,7 @@ impl<E: Env + 'static> VectorEnv<E> {
         }
         let obs_space = envs[0].observation_space().clone();
         let action_space = envs[0].action_space().clone();
+        let env_id = envs[0].id().to_string();
         if let Some((i, e)) = envs
             .iter()
             .enumerate()
@@ -468,6 +470,7 @@ impl<E: Env + 'static> VectorEnv<E> {
                 Err(e) => {
                     let venv = VectorEnv {
                         n_envs,
+                        env_id,
                         obs_space,
                         action_space,
                         shared,
@@ -482,6 +485,7 @@ impl<E: Env + 'static> VectorEnv<E> {
         }
         Ok(VectorEnv {
             n_envs,
+            env_id,
             obs_space,
             action_space,
             shared,
@@ -492,6 +496,11 @@ impl<E: Env + 'static> VectorEnv<E> {
     /// Number of sub-envs.
     pub fn num_envs(&self) -> usize {
         self.n_envs
+    }
+
+    /// The id of the sub-envs (sub-env 0's [`Env::id`]).
+    pub fn env_id(&self) -> &str {
+        &self.env_id
     }
 
     /// What a sub-env does after its episode ends.

@@ -7,6 +7,7 @@ use candle_core::{DType, Device, Tensor, D};
 use ndarray::{Array2, Array3, ArrayView4};
 
 use super::objects::ObjectBatch;
+use crate::checkpoint::EnvRecord;
 use crate::error::{Error, Result};
 use crate::model::objects::pixel_box;
 use crate::model::{CarriedState, PresenceCarry, RunConfig, Silot, StepCtx};
@@ -27,6 +28,10 @@ pub struct ObjectEncoder {
     state: Option<CarriedState>,
     seed: u64,
     steps: u64,
+    /// The env its checkpoint records it was trained on (`None`: unknown).
+    trained_env: Option<EnvRecord>,
+    /// Run on envs other than `trained_env` (see [`Self::allow_env_mismatch`]).
+    any_env: bool,
     // Keeps the parameters alive (the model's tensors alias them).
     _varmap: candle_nn::VarMap,
 }
@@ -47,7 +52,9 @@ impl ObjectEncoder {
     /// evaluation (`eval_noisy`); otherwise outputs do not depend on it.
     pub fn load(run_dir: &Path, device: &Device, seed: u64) -> Result<Self> {
         let t = load_trained(run_dir, device)?;
-        Ok(Self::from_model(t.model, t.varmap, t.cfg, device, seed))
+        let mut encoder = Self::from_model(t.model, t.varmap, t.cfg, device, seed);
+        encoder.trained_env = t.env;
+        Ok(encoder)
     }
 
     /// A shipped encoder by name (`"space_invaders"`: `models/space_invaders/`, see
@@ -73,7 +80,36 @@ impl ObjectEncoder {
             state: None,
             seed,
             steps: 0,
+            trained_env: None,
+            any_env: false,
             _varmap: varmap,
+        }
+    }
+
+    /// The env the model was trained on, as its checkpoint records it (`None`: unknown, e.g. a
+    /// checkpoint of an older version or a model built in memory).
+    pub fn trained_env(&self) -> Option<&EnvRecord> {
+        self.trained_env.as_ref()
+    }
+
+    /// Let the object-centric envs run this encoder on an env other than the one it was
+    /// trained on (refused by default: a model is only meaningful on frames like its own).
+    pub fn allow_env_mismatch(&mut self) {
+        self.any_env = true;
+    }
+
+    /// Checks that frames of shape `shape` from env `id` suit the model: the frame shape its
+    /// checkpoint records, unless [`Self::allow_env_mismatch`] was called or nothing is
+    /// recorded. (An env's own id need not be the experiment id a checkpoint records, so only
+    /// the frames are compared here; `silot eval` and `observe` compare the whole record.)
+    pub fn check_env(&self, id: &str, shape: Option<[usize; 3]>) -> Result<()> {
+        match &self.trained_env {
+            Some(r) if !self.any_env && Some(r.frame) != shape => Err(Error::Invalid(format!(
+                "the encoder was trained on {r} but env `{id}` gives {shape:?} frames; wrap \
+                 the env it was trained on (an Atari game with its training preset), or call \
+                 ObjectEncoder::allow_env_mismatch to use it anyway"
+            ))),
+            _ => Ok(()),
         }
     }
 

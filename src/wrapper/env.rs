@@ -66,9 +66,11 @@ pub struct ObjectCentricEnv<E: Env> {
 }
 
 impl<E: Env> ObjectCentricEnv<E> {
-    /// Wrap `env` (RGB frame observations) with `encoder`.
+    /// Wrap `env` (RGB frame observations) with `encoder`; an env other than the one the encoder
+    /// was trained on is refused ([`ObjectEncoder::check_env`]).
     pub fn new(env: E, encoder: ObjectEncoder) -> Result<Self> {
         check_rgb(env.observation_space())?;
+        encoder.check_env(env.id(), env.observation_space().shape())?;
         let frame = env.new_obs_buffer();
         let (k, a) = (encoder.n_slots(), encoder.n_what());
         let objects = empty_batch(1, k, a, (frame.dim().0, frame.dim().1));
@@ -157,9 +159,11 @@ pub struct ObjectCentricVecEnv<E: Env + 'static> {
 }
 
 impl<E: Env + 'static> ObjectCentricVecEnv<E> {
-    /// Wrap `venv` (RGB frame observations) with `encoder`.
+    /// Wrap `venv` (RGB frame observations) with `encoder`; an env other than the one the
+    /// encoder was trained on is refused ([`ObjectEncoder::check_env`]).
     pub fn new(venv: VectorEnv<E>, encoder: ObjectEncoder) -> Result<Self> {
         check_rgb(venv.single_observation_space())?;
+        encoder.check_env(venv.env_id(), venv.single_observation_space().shape())?;
         let n = venv.num_envs();
         let [h, w, _] = venv.single_observation_space().shape().unwrap_or([0, 0, 3]);
         let objects = empty_batch(n, encoder.n_slots(), encoder.n_what(), (h, w));
