@@ -9,7 +9,7 @@ use candle_core::{DType, Device};
 use silot::env::registry;
 use silot::eval::{evaluate, evaluate_windows, stream_summary, EvalSettings};
 use silot::model::{PresenceCarry, Silot};
-use silot::streams::{encode_streams, StreamOptions, EPISODE_ID_STRIDE};
+use silot::streams::{encode_streams, StreamOptions, StreamRecord, EPISODE_ID_STRIDE};
 use silot::wrapper::ObjectEncoder;
 
 use crate::model_util::smoke_cfg;
@@ -23,18 +23,23 @@ fn encoder(carry: PresenceCarry) -> ObjectEncoder {
     e
 }
 
+/// Two smoke streams of `frames` frames from `seed` through a random smoke encoder.
+fn smoke_streams(carry: PresenceCarry, frames: usize, seed: u64) -> StreamRecord {
+    let spec = silot::config::load_experiment("smoke").unwrap().env;
+    let opts = StreamOptions {
+        streams: 2,
+        frames,
+        seed,
+        keep_frames_every: 0,
+    };
+    encode_streams(&spec, encoder(carry), &opts).unwrap()
+}
+
 /// The smoke env's episodes are 8 frames long: a 20-frame stream holds three episodes; ground
 /// truth restarts its identities (offset per episode) and the encoder its objects.
 #[test]
 fn episodes_restart_inside_a_stream() {
-    let spec = silot::config::load_experiment("smoke").unwrap().env;
-    let opts = StreamOptions {
-        streams: 2,
-        frames: 20,
-        seed: 5,
-        keep_frames_every: 0,
-    };
-    let rec = encode_streams(&spec, encoder(PresenceCarry::Product), &opts).unwrap();
+    let rec = smoke_streams(PresenceCarry::Product, 20, 5);
     assert_eq!(rec.pred.len(), 2);
     assert!(rec.pred.iter().all(|s| s.len() == 20));
     assert!(rec.gt.iter().all(|s| s.len() == 20));
@@ -91,15 +96,8 @@ fn episodes_restart_inside_a_stream() {
 /// and, unlike the product, never reports a propagated object whose presence was decided gone.
 #[test]
 fn binary_presence_carry() {
-    let spec = silot::config::load_experiment("smoke").unwrap().env;
-    let opts = StreamOptions {
-        streams: 2,
-        frames: 8,
-        seed: 1,
-        keep_frames_every: 0,
-    };
-    let product = encode_streams(&spec, encoder(PresenceCarry::Product), &opts).unwrap();
-    let binary = encode_streams(&spec, encoder(PresenceCarry::Binary), &opts).unwrap();
+    let product = smoke_streams(PresenceCarry::Product, 8, 1);
+    let binary = smoke_streams(PresenceCarry::Binary, 8, 1);
     for s in 0..2 {
         assert_eq!(product.pred[s][0], binary.pred[s][0]);
         assert_eq!(product.gt[s], binary.gt[s]);
