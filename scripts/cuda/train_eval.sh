@@ -33,15 +33,16 @@ if [ "$secs" -gt 0 ]; then
 fi
 cp "$run/metrics.jsonl" "$out/metrics.jsonl" 2>/dev/null
 
+# The weights to score and bring back: best/ if validation ran, else checkpoint/.
+src=$run/best
+[ -f "$src/state.json" ] || src=$run/checkpoint
+
 if [ -n "$eval_seed" ]; then
-  silot eval --env "$cfg" --tracker silot --checkpoint "$run" --device cuda \
+  silot eval --env "$cfg" --tracker silot --checkpoint "$src" --device cuda \
     --clips "$eval_clips" --seed "$eval_seed" --json "$out/eval.json" >>"$out/train_log.txt" 2>&1
   echo "eval exit $?" >>"$out/train_log.txt"
 fi
 
-# The weights the evaluation used (best/ if validation ran, else checkpoint/).
-src=$run/best
-[ -f "$src/state.json" ] || src=$run/checkpoint
 if [ -f "$src/weights.safetensors" ]; then
   split -b 15M -d "$src/weights.safetensors" "$out/weights.part-"
   cp "$src/state.json" "$out/state.json"
