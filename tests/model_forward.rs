@@ -205,7 +205,10 @@ fn softmax_render_mode_runs() {
 fn encode_context_tracks_like_eval_without_rendering() {
     let cfg = smoke_cfg();
     let dev = Device::Cpu;
-    let (_vm, model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
+    let (_vm, mut model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
+    // Pure encoding decides presence between steps (`binary`, the default) where a step that
+    // computes losses carries the paper's product; with the product both track alike.
+    model.set_eval_presence_carry(silot::model::PresenceCarry::Product);
     let clip = moving_squares(2, 4, 24, 24, 3);
     let run = |mut ctx: StepCtx| {
         let st = model.initial_state(2, 4, None, &dev).unwrap();
@@ -220,6 +223,26 @@ fn encode_context_tracks_like_eval_without_rendering() {
         assert_same(&enc.objects[t].where_, &full.objects[t].where_);
         assert_same(&enc.objects[t].pres, &full.objects[t].pres);
     }
+    // With `binary` the first step is the same (nothing carried yet), later ones not.
+    model.set_eval_presence_carry(silot::model::PresenceCarry::Binary);
+    let binary = run(StepCtx::encode(0));
+    assert_same(&binary.objects[0].pres, &full.objects[0].pres);
+    let differs = (1..4).any(|t| {
+        let a: Vec<f32> = binary.objects[t]
+            .pres
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let b: Vec<f32> = full.objects[t]
+            .pres
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        a != b
+    });
+    assert!(differs, "binary carry changed nothing after the first step");
 }
 
 /// Largest |gradient| of `loss` over the variables whose name starts with `prefix` (0 when none

@@ -26,23 +26,28 @@ pub enum RenderModeConfig {
     },
 }
 
-/// How an object's presence is carried from one evaluation step to the next (training always
-/// carries the relaxed product of the paper).
+/// How an object's presence is carried from one inference step to the next (`silot eval`, the
+/// tracker and the wrapper; training and its validation losses always carry the relaxed product
+/// of the paper).
 ///
-/// Written in TOML as `eval_presence_carry = "product"` or `"binary"`.
+/// Written in TOML as `eval_presence_carry = "binary"` (the default) or `"product"` (the paper).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum PresenceCarry {
     /// The reference (§2.3 step 6): `obj_t = obj_{t−1} · d_obj`, the product of every step's
     /// survival probability since discovery. On a stream it decays geometrically (0.99 per
-    /// step is 0.37 after 100 steps) however well the object is tracked. The default.
-    #[default]
+    /// step is 0.37 after 100 steps) however well the object is tracked, and a faded object
+    /// keeps its slot, so nothing finds it again.
     Product,
-    /// Decide each step: an object whose presence is above 0.5 is carried into the next step as
-    /// present (`obj_{t−1} = 1`), one at or below as gone: its slot becomes the null object
-    /// (reference §2.0), free for a newly discovered one. The reported presence is then that
-    /// step's survival probability `d_obj` (or the discovery presence). Evaluation and the
-    /// wrapper only.
+    /// Decide each step (the default): an object whose presence is above 0.5 is carried into
+    /// the next step as present (`obj_{t−1} = 1`); one at or below is gone. A gone tracked
+    /// object becomes the null object (reference §2.0), its slot free for a new discovery; a
+    /// low-presence discovery that only filled a spare slot keeps its attributes with presence
+    /// 0, as the spare slots of every training step hold such leftovers. The reported presence
+    /// is the step's survival probability `d_obj` (or the discovery presence). On Space
+    /// Invaders it beats the product on 8-frame clips and on 1,000-frame streams
+    /// (`docs/streams.md`).
+    #[default]
     Binary,
 }
 
@@ -299,10 +304,10 @@ pub struct ModelConfig {
     pub independent_prop: bool,
     /// Sample latents at evaluation (MNIST: true; Shapes, Atari: false).
     pub eval_noisy: bool,
-    /// How presence is carried between evaluation steps ([`PresenceCarry`]; default
-    /// `"product"`, the reference). Evaluation only; not written to saved configs when
-    /// `"product"`.
-    #[serde(skip_serializing_if = "is_product")]
+    /// How presence is carried between inference steps ([`PresenceCarry`]; default
+    /// `"binary"`; `"product"` is the reference). Inference only; not written to saved configs
+    /// when `"binary"`.
+    #[serde(skip_serializing_if = "is_binary")]
     pub eval_presence_carry: PresenceCarry,
     /// Compositing rule of the renderer.
     pub render: RenderModeConfig,
@@ -362,7 +367,7 @@ impl Default for ModelConfig {
             attention_std: 0.1,
             independent_prop: true,
             eval_noisy: true,
-            eval_presence_carry: PresenceCarry::Product,
+            eval_presence_carry: PresenceCarry::Binary,
             render: RenderModeConfig::Code,
             importance_temp: 0.25,
             yx_range: [-0.5, 1.5],
@@ -379,8 +384,8 @@ impl Default for ModelConfig {
     }
 }
 
-fn is_product(v: &PresenceCarry) -> bool {
-    *v == PresenceCarry::Product
+fn is_binary(v: &PresenceCarry) -> bool {
+    *v == PresenceCarry::Binary
 }
 
 fn is_all(v: &PresWeightGradient) -> bool {

@@ -275,7 +275,8 @@ impl Silot {
         let t = state.t;
         let decided;
         let carry = self.cfg.eval_presence_carry;
-        let prev = if !ctx.training && carry != PresenceCarry::Product {
+        // Inference only: training and its validation losses carry the paper's product.
+        let prev = if !ctx.training && !ctx.compute_loss && carry != PresenceCarry::Product {
             decided = decide_presence(&state.objects, carry)?;
             &decided
         } else {
@@ -524,32 +525,40 @@ fn to_dtype(o: &Objects, dt: DType) -> Result<Objects> {
 }
 
 /// The carried objects with presence decided ([`PresenceCarry::Binary`]): an object above 0.5
-/// is carried as present (presence 1, every other attribute unchanged), one at or below as gone
-/// (the null object). `Product` changes nothing.
+/// is carried as present (presence 1, every other attribute unchanged). One at or below is
+/// gone: a tracked object (one that was not discovered at this step) becomes the null object,
+/// so its slot is free and discovery sees nothing there; a low-presence discovery that only
+/// filled a spare slot keeps its attributes with presence 0, as the spare slots of every
+/// training step hold such leftovers. `Product` changes nothing.
 fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
+    if carry == PresenceCarry::Product {
+        return Ok(objects.clone());
+    }
     let pres = &objects.pres;
     let present = pres.gt(0.5)?.to_dtype(pres.dtype())?;
-    match carry {
-        PresenceCarry::Product => Ok(objects.clone()),
-        // Gone objects become the null object (reference §2.0), as every slot is at a stream's
-        // start: nothing of them is left for attention or selection to see.
-        PresenceCarry::Binary => {
-            let m = |t: &Tensor| t.broadcast_mul(&present);
-            Ok(Objects {
-                where_: m(&objects.where_)?,
-                abs_posn: m(&objects.abs_posn)?,
-                what: m(&objects.what)?,
-                depth: m(&objects.depth)?,
-                pres: present.clone(),
-                size_logit: m(&objects.size_logit)?,
-                depth_logit: m(&objects.depth_logit)?,
-                prop_state: m(&objects.prop_state)?,
-                prior_prop_state: m(&objects.prior_prop_state)?,
-                ids: objects.ids.clone(),
-                is_new: objects.is_new.clone(),
-            })
-        }
-    }
+    let (b, n) = objects.dims()?;
+    let new: Vec<f32> = objects
+        .is_new
+        .iter()
+        .map(|&x| f32::from(u8::from(x)))
+        .collect();
+    let new = Tensor::from_vec(new, (b, n, 1), pres.device())?.to_dtype(pres.dtype())?;
+    // (B, N, 1): 1 for present objects and this step's discoveries, 0 for tracked ones gone.
+    let kept = present.maximum(&new)?;
+    let m = |t: &Tensor| t.broadcast_mul(&kept);
+    Ok(Objects {
+        where_: m(&objects.where_)?,
+        abs_posn: m(&objects.abs_posn)?,
+        what: m(&objects.what)?,
+        depth: m(&objects.depth)?,
+        pres: present,
+        size_logit: m(&objects.size_logit)?,
+        depth_logit: m(&objects.depth_logit)?,
+        prop_state: m(&objects.prop_state)?,
+        prior_prop_state: m(&objects.prior_prop_state)?,
+        ids: objects.ids.clone(),
+        is_new: objects.is_new.clone(),
+    })
 }
 
 #[cfg(test)]
@@ -561,7 +570,10 @@ mod tests {
         let dev = Device::Cpu;
         let mut o = Objects::null(1, 4, 2, 3, &dev).unwrap();
         o.pres = Tensor::new(&[[[0.2f32], [0.5], [0.51], [1.0]]], &dev).unwrap();
+        o.where_ = (Tensor::ones((1, 4, 4), DType::F32, &dev).unwrap() * 0.25).unwrap();
         o.ids = vec![3, 4, 5, 6];
+        // Slot 1 was filled by this step's discovery (a low-presence spare), slot 0 tracked.
+        o.is_new = vec![false, true, false, false];
         let p = |c| -> Vec<f32> {
             let d = decide_presence(&o, c).unwrap();
             d.pres.flatten_all().unwrap().to_vec1().unwrap()
@@ -569,15 +581,17 @@ mod tests {
         assert_eq!(p(PresenceCarry::Binary), vec![0.0, 0.0, 1.0, 1.0]);
         assert_eq!(p(PresenceCarry::Product), vec![0.2, 0.5, 0.51, 1.0]);
         let d = decide_presence(&o, PresenceCarry::Binary).unwrap();
-        assert_eq!(d.ids, o.ids);
-        // Present objects keep their box, gone ones become null objects.
-        let w = |x: &Objects| x.where_.flatten_all().unwrap().to_vec1::<f32>().unwrap();
         assert_eq!(
-            w(&d),
-            vec![0.0; 8]
-                .into_iter()
-                .chain(w(&o)[8..].to_vec())
-                .collect::<Vec<_>>()
+            (d.ids.clone(), d.is_new.clone()),
+            (o.ids.clone(), o.is_new.clone())
         );
+        // The gone tracked object becomes the null object; the spare discovery and the present
+        // objects keep their boxes.
+        let w: Vec<f32> = d.where_.flatten_all().unwrap().to_vec1().unwrap();
+        let expect: Vec<f32> = [0.0, 0.25, 0.25, 0.25]
+            .iter()
+            .flat_map(|&v| [v; 4])
+            .collect();
+        assert_eq!(w, expect);
     }
 }
