@@ -210,12 +210,12 @@ fn encode_context_tracks_like_eval_without_rendering() {
     // computes losses carries the paper's product; with the product both track alike.
     model.set_eval_presence_carry(silot::model::PresenceCarry::Product);
     let clip = moving_squares(2, 4, 24, 24, 3);
-    let run = |mut ctx: StepCtx| {
+    let run = |model: &Silot, mut ctx: StepCtx| {
         let st = model.initial_state(2, 4, None, &dev).unwrap();
         model.run_clip(&clip, st, &mut ctx, None).unwrap()
     };
-    let full = run(StepCtx::eval(0));
-    let enc = run(StepCtx::encode(0));
+    let full = run(&model, StepCtx::eval(0));
+    let enc = run(&model, StepCtx::encode(0));
     assert_eq!(full.reconstructions.len(), 4);
     assert!(enc.reconstructions.is_empty());
     for t in 0..4 {
@@ -225,7 +225,7 @@ fn encode_context_tracks_like_eval_without_rendering() {
     }
     // With `binary` the first step is the same (nothing carried yet), later ones not.
     model.set_eval_presence_carry(silot::model::PresenceCarry::Binary);
-    let binary = run(StepCtx::encode(0));
+    let binary = run(&model, StepCtx::encode(0));
     assert_same(&binary.objects[0].pres, &full.objects[0].pres);
     let differs = (1..4).any(|t| {
         let a: Vec<f32> = binary.objects[t]
