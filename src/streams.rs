@@ -125,7 +125,7 @@ impl StreamLabels {
                 if new_episode {
                     ids.reset();
                 }
-                let dets = atari_detections(labeller, &frame.to_owned())?;
+                let dets = atari_detections(labeller, &frame)?;
                 let id = ids.step(&dets)?;
                 dets.iter()
                     .zip(id)
@@ -221,17 +221,15 @@ pub fn encode_streams(
         ..StreamRecord::default()
     };
     let start = Instant::now();
-    let objects = env.reset(Some(opts.seed))?.0.clone();
-    let all_new = vec![true; opts.streams];
-    record(&mut rec, &mut labels, &env, &objects, &all_new)?;
+    env.reset(Some(opts.seed))?;
+    record(&mut rec, &mut labels, &env)?;
     keep_frames(&mut rec, &env, 0, opts.keep_frames_every);
     let mut actions = vec![0usize; opts.streams];
     for t in 1..opts.frames {
         policy.act(&mut actions);
-        let step = env.step(&actions)?;
-        let (objects, new_episode) = (step.objects.clone(), step.new_episode.to_vec());
-        rec.episodes_ended += new_episode.iter().filter(|&&n| n).count();
-        record(&mut rec, &mut labels, &env, &objects, &new_episode)?;
+        env.step(&actions)?;
+        rec.episodes_ended += env.new_episode().iter().filter(|&&n| n).count();
+        record(&mut rec, &mut labels, &env)?;
         keep_frames(&mut rec, &env, t, opts.keep_frames_every);
     }
     rec.secs = start.elapsed().as_secs_f64();
@@ -243,9 +241,8 @@ fn record<E: crate::env::Env + 'static>(
     rec: &mut StreamRecord,
     labels: &mut [StreamLabels],
     env: &ObjectCentricVecEnv<E>,
-    objects: &ObjectBatch,
-    new_episode: &[bool],
 ) -> Result<()> {
+    let (objects, new_episode) = (env.objects(), env.new_episode());
     let frames = env.inner().obs();
     let infos = env.inner().infos();
     let gt: Vec<Result<Vec<GtObject>>> = labels

@@ -24,6 +24,8 @@
 //! [`Neighbourhood::Dilated8`] (checked against OpenCV 5.0 on real Space Invaders frames by the
 //! `conncomp` bench). [`Neighbourhood::Four`] keeps raster order of the first pixel.
 
+use ndarray::{ArrayBase, Data, Ix3};
+
 use crate::env::Frame;
 use crate::error::{Error, Result};
 
@@ -224,7 +226,10 @@ impl Labeller {
     /// Atari labelling of one RGB frame: components of every non-black exact colour with the
     /// [`Neighbourhood::Dilated8`] rule, ordered by colour (lexicographic RGB, as `np.unique`
     /// orders the clip's colour set) and, within a colour, in OpenCV's block order.
-    pub fn label_atari_frame(&mut self, frame: &Frame) -> Result<Vec<Component>> {
+    pub fn label_atari_frame<S: Data<Elem = u8>>(
+        &mut self,
+        frame: &ArrayBase<S, Ix3>,
+    ) -> Result<Vec<Component>> {
         let (h, w, c) = frame.dim();
         if c != 3 {
             return Err(Error::Invalid(format!(
@@ -279,7 +284,10 @@ impl Detection {
 /// [`Labeller::label_atari_frame`] with the paper labeller's box convention on the dilated
 /// extent, `top = ymin − 1, bottom = ymax, left = xmin − 1, right = xmax` (so an isolated object
 /// on rows `y0..=y1` gets `[y0 − 1, y1 + 1]`, 0.5 px wider per side than its exact extent).
-pub fn atari_detections(labeller: &mut Labeller, frame: &Frame) -> Result<Vec<Detection>> {
+pub fn atari_detections<S: Data<Elem = u8>>(
+    labeller: &mut Labeller,
+    frame: &ArrayBase<S, Ix3>,
+) -> Result<Vec<Detection>> {
     Ok(labeller
         .label_atari_frame(frame)?
         .iter()

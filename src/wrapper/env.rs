@@ -186,6 +186,16 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
         &self.venv
     }
 
+    /// The object sets of the last reset or step.
+    pub fn objects(&self) -> &ObjectBatch {
+        &self.objects
+    }
+
+    /// Per sub-env: the last reset or step's frame was the first of an episode.
+    pub fn new_episode(&self) -> &[bool] {
+        &self.new_episode
+    }
+
     /// The encoder.
     pub fn encoder(&self) -> &ObjectEncoder {
         &self.encoder
