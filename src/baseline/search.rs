@@ -70,6 +70,15 @@ impl Metric {
     /// All three, in report order.
     pub const ALL: [Metric; 3] = [Metric::Ap, Metric::Mota, Metric::CountAbsError];
 
+    /// The metric's snake-case name (`ap`, `mota`, `count_abs_error`), as in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Ap => "ap",
+            Metric::Mota => "mota",
+            Metric::CountAbsError => "count_abs_error",
+        }
+    }
+
     /// Whether `a` is strictly better than `b`.
     fn better(self, a: f64, b: f64) -> bool {
         match self {

@@ -8,10 +8,9 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::baseline::search::{grid_search, Grid, Metric, SearchResult};
-use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
-use crate::eval::{evaluate_tracker, EvalReport};
-use crate::eval_protocol::{split_clips, EvalClip};
+use crate::eval::{evaluate_tracker, CountScores, CountsReport, EvalReport, Scores};
+use crate::eval_protocol::{object_counts, parse_counts, split_clips, with_object_count, EvalClip};
 
 /// Arguments of `silot baseline-search`.
 #[derive(Debug, Args)]
@@ -19,12 +18,16 @@ pub struct BaselineSearchArgs {
     /// `scattered_mnist`, `scattered_shapes` or a TOML of one of them.
     #[arg(long)]
     pub env: String,
-    /// Object counts to tune for, e.g. `1,2,3` or `1-12` (default: the env's min..max).
+    /// Object counts to tune for, e.g. `1,2,3`, `1-12` or `1..=12` (default: the env's
+    /// min..max).
     #[arg(long)]
     pub counts: Option<String>,
-    /// Clips per count for validation and, separately, for test.
+    /// Test clips per count (and validation clips, unless `--val-clips`).
     #[arg(long, default_value_t = 16)]
     pub clips: usize,
+    /// Validation clips per count (the grid search's; default `--clips`).
+    #[arg(long)]
+    pub val_clips: Option<usize>,
     /// Seed of the validation clips (MNIST: validation digits).
     #[arg(long, default_value_t = 100)]
     pub val_seed: u64,
@@ -34,6 +37,10 @@ pub struct BaselineSearchArgs {
     /// Write every grid point's scores, the picks and their test scores here.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Write the picks' test scores per count here, as `silot eval --counts` writes a model's
+    /// (each metric from the pick tuned for it, as the paper plotted ConnComp), for `silot plot`.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -50,57 +57,6 @@ struct CountResult {
     objects: usize,
     picks: Vec<Pick>,
     search: SearchResult,
-}
-
-/// Parse `1,3,5` / `1-12` / a mix; errors name `--counts`.
-fn parse_counts(s: &str) -> anyhow::Result<Vec<usize>> {
-    let bad = || anyhow::anyhow!("--counts `{s}`: give positive counts like `1-12` or `1,5,10`");
-    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
-    let mut out = Vec::new();
-    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match part.split_once('-') {
-            Some((a, b)) => {
-                let (a, b) = (num(a)?, num(b)?);
-                if a > b || b - a >= MAX_COUNT {
-                    return Err(bad());
-                }
-                out.extend(a..=b)
-            }
-            None => out.push(num(part)?),
-        }
-    }
-    if out.is_empty() || out.iter().any(|&n| n == 0 || n > MAX_COUNT) {
-        return Err(bad());
-    }
-    Ok(out)
-}
-
-/// The most objects per video a search asks for.
-const MAX_COUNT: usize = 1000;
-
-/// The env of `cfg` with exactly `n` objects per video; its count range and colour mode.
-fn with_count(cfg: &ExperimentConfig, n: usize) -> anyhow::Result<ExperimentConfig> {
-    let mut c = cfg.clone();
-    if let Some(m) = c.env.scattered_mnist.as_mut() {
-        (m.min_objects, m.max_objects) = (n, n);
-    } else if let Some(s) = c.env.scattered_shapes.as_mut() {
-        (s.min_objects, s.max_objects) = (n, n);
-    } else {
-        anyhow::bail!(
-            "baseline-search tunes the synthetic envs' ConnComp baseline; `{}` is not Scattered \
-             MNIST or Scattered Shapes",
-            cfg.env.id
-        );
-    }
-    Ok(c)
-}
-
-fn default_counts(cfg: &ExperimentConfig) -> Vec<usize> {
-    match (&cfg.env.scattered_mnist, &cfg.env.scattered_shapes) {
-        (Some(m), _) => (m.min_objects..=m.max_objects).collect(),
-        (_, Some(s)) => (s.min_objects..=s.max_objects).collect(),
-        _ => Vec::new(),
-    }
 }
 
 fn split(
@@ -134,6 +90,8 @@ fn paper_mnist_pick(metric: Metric, n: usize) -> Option<f32> {
 /// Run the search.
 pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(a.clips > 0, "--clips must be at least 1");
+    let val_clips = a.val_clips.unwrap_or(a.clips);
+    anyhow::ensure!(val_clips > 0, "--val-clips must be at least 1");
     let cfg = crate::config::load_experiment(&a.env)?;
     anyhow::ensure!(
         cfg.env.scattered_mnist.is_some() || cfg.env.scattered_shapes.is_some(),
@@ -144,10 +102,18 @@ pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
     if let Some(p) = &a.json {
         crate::util::check_output_file(p, "--json")?;
     }
+    if let Some(p) = &a.report {
+        crate::util::check_output_file(p, "--report")?;
+    }
     let counts = match &a.counts {
-        Some(s) => parse_counts(s)?,
-        None => default_counts(&cfg),
+        Some(s) => parse_counts(s, "--counts")?,
+        None => object_counts(&cfg).map_or_else(Vec::new, |r| r.collect()),
     };
+    // Every count is checked before the first is searched.
+    let configs = counts
+        .iter()
+        .map(|&n| with_object_count(&cfg, n).map_err(|e| anyhow::anyhow!("--counts: {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let shapes = cfg.env.scattered_shapes.is_some();
     let mnist = cfg.env.scattered_mnist.is_some();
     let grid = Grid::paper(shapes);
@@ -159,18 +125,21 @@ pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
         "{}: {} grid points per count, {} validation + {} test clips per count",
         cfg.env.id,
         grid.points().len(),
-        a.clips,
+        val_clips,
         a.clips
     );
     println!("| objects | tuned for | cc | cosine | val | test AP | test MOTA | test count err | paper's cc pick |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut results = Vec::new();
-    for &n in &counts {
-        let c = with_count(&cfg, n)?;
-        let (val_x, val_gt) = split(split_clips(&c, Split::Val, a.clips, a.val_seed)?);
-        let (test_x, test_gt) = split(split_clips(&c, Split::Test, a.clips, a.test_seed)?);
+    let mut report = CountsReport::new(&cfg.env.id, "conncomp", a.test_seed);
+    (report.val_seed, report.val_clips) = (Some(a.val_seed), Some(val_clips));
+    let start = std::time::Instant::now();
+    for (&n, c) in counts.iter().zip(&configs) {
+        let (val_x, val_gt) = split(split_clips(c, Split::Val, val_clips, a.val_seed)?);
+        let (test_x, test_gt) = split(split_clips(c, Split::Test, a.clips, a.test_seed)?);
         let search = grid_search(&base, &grid, &val_x, &val_gt, &c.eval.metrics)?;
         let mut picks = Vec::new();
+        let mut runs = Vec::new();
         for m in Metric::ALL {
             let Some(pc) = search.config_for(m, &base) else {
                 continue;
@@ -189,6 +158,11 @@ pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
                 test.count_abs_error,
                 paper.map_or("–".into(), |t| format!("{t:.3}")),
             );
+            runs.push(Scores {
+                cc_threshold: Some(pc.cc_threshold),
+                cosine_threshold: pc.cosine_threshold,
+                ..Scores::of(&format!("tuned_{}", m.name()), &test)
+            });
             picks.push(Pick {
                 metric: m,
                 cc_threshold: pc.cc_threshold,
@@ -197,11 +171,41 @@ pub fn run(a: BaselineSearchArgs) -> anyhow::Result<()> {
                 test,
             });
         }
+        let tuned = |m: Metric| {
+            runs.iter()
+                .find(|s| s.run == format!("tuned_{}", m.name()))
+                .map_or(f64::NAN, |s| match m {
+                    Metric::Ap => s.ap,
+                    Metric::Mota => s.mota,
+                    Metric::CountAbsError => s.count_abs_error,
+                })
+        };
+        report.counts.push(CountScores {
+            objects: n,
+            clips: a.clips,
+            mota: tuned(Metric::Mota),
+            ap: tuned(Metric::Ap),
+            count_abs_error: tuned(Metric::CountAbsError),
+            runs,
+        });
         results.push(CountResult {
             objects: n,
             picks,
             search,
         });
+        // Written after every count: a long search cut short keeps the counts done.
+        if let Some(p) = &a.report {
+            report.write_json(p)?;
+        }
+        eprintln!("{n} objects done at {:.1} s", start.elapsed().as_secs_f64());
+    }
+    println!(
+        "{} counts in {:.1} s",
+        counts.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(p) = &a.report {
+        println!("wrote {}", p.display());
     }
     if let Some(p) = &a.json {
         crate::util::write_atomic(p, &serde_json::to_vec_pretty(&results)?)?;
@@ -215,16 +219,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_parse() {
-        assert_eq!(parse_counts("1-3,5").unwrap(), vec![1, 2, 3, 5]);
-        assert_eq!(parse_counts(" 7 ").unwrap(), vec![7]);
-        for bad in ["0", "x", "", "abc", "3-1", "1-x", "1-999999999999"] {
-            let err = parse_counts(bad).unwrap_err().to_string();
-            assert!(
-                err.contains("--counts") && err.contains(bad),
-                "{bad}: {err}"
-            );
-        }
+    fn paper_picks() {
         assert_eq!(paper_mnist_pick(Metric::Mota, 2), Some(0.412));
         assert_eq!(paper_mnist_pick(Metric::Ap, 13), None);
     }

@@ -9,6 +9,7 @@ pub mod ap;
 pub mod assign;
 pub mod bbox;
 pub mod count;
+pub mod counts;
 pub mod false_positive;
 pub mod mota;
 pub mod report;
@@ -18,6 +19,7 @@ pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
 pub use bbox::{overlapping_pairs, BBox};
 pub use count::ByFrameIndex;
+pub use counts::{frames_from, CountScores, CountsReport, Scores};
 pub use false_positive::FalsePositiveKinds;
 pub use mota::{Event, EventKind, MotAccumulator, MotSummary};
 pub use report::{

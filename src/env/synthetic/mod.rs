@@ -65,21 +65,88 @@ fn check_counts(
             format!("`min_objects` = {min} is larger than `max_objects` = {max}"),
         ));
     }
-    let area = (smallest * smallest) as f64;
-    if max > 0 && area > max_overlap {
-        let fits = 1.0 + ((h * w) as f64 - area) / (area - max_overlap);
-        if max as f64 > fits.floor() {
+    if let Some(fits) = most_objects((h, w), smallest, max_overlap) {
+        if max > fits {
             return Err(config_error(
                 id,
                 format!(
                     "`max_objects` = {max} objects cannot be placed in a {h}×{w} frame with \
-                     `max_overlap` = {max_overlap} (at most {} fit); lower `max_objects`",
-                    fits.floor()
+                     `max_overlap` = {max_overlap} (at most {fits} fit); lower `max_objects`"
                 ),
             ));
         }
     }
     Ok(())
+}
+
+/// The most objects of at least `smallest × smallest` pixels [`check_counts`] lets a frame hold
+/// (`None`: no bound, the overlap allowed covers a whole object).
+fn most_objects((h, w): (usize, usize), smallest: usize, max_overlap: f64) -> Option<usize> {
+    let area = (smallest * smallest) as f64;
+    (area > max_overlap).then(|| (1.0 + ((h * w) as f64 - area) / (area - max_overlap)) as usize)
+}
+
+/// `cfg` with exactly `n` objects per video (`min_objects = max_objects = n`), validated; the
+/// error names the count and the range the frame allows. For scoring per object count.
+fn exactly<C: Clone>(
+    id: &str,
+    cfg: &C,
+    n: usize,
+    set: impl FnOnce(&mut C),
+    validate: impl Fn(&C) -> Result<()>,
+    most: Option<usize>,
+) -> Result<C> {
+    let mut c = cfg.clone();
+    set(&mut c);
+    if n == 0 || validate(&c).is_err() {
+        let range = most.map_or("1 or more".to_string(), |m| format!("1..={m}"));
+        return Err(config_error(
+            id,
+            format!("{n} objects per video: this env's frames take {range}"),
+        ));
+    }
+    Ok(c)
+}
+
+impl ScatteredMnistConfig {
+    /// This config with exactly `n` digits per video; an error naming the allowed range when
+    /// `n` is 0 or more than the frame holds.
+    pub fn with_objects(&self, n: usize) -> Result<Self> {
+        let most = most_objects(
+            (self.height, self.width),
+            mnist_data::DIGIT_SIZE,
+            self.max_overlap,
+        );
+        exactly(
+            ScatteredMnist::ID,
+            self,
+            n,
+            |c| (c.min_objects, c.max_objects) = (n, n),
+            Self::validate,
+            most,
+        )
+    }
+}
+
+impl ScatteredShapesConfig {
+    /// This config with exactly `n` shapes per video; an error naming the allowed range when
+    /// `n` is 0 or more than the frame holds.
+    pub fn with_objects(&self, n: usize) -> Result<Self> {
+        let smallest = if self.size_jitter {
+            self.object_size.div_ceil(2)
+        } else {
+            self.object_size
+        };
+        let most = most_objects((self.height, self.width), smallest, self.max_overlap);
+        exactly(
+            ScatteredShapes::ID,
+            self,
+            n,
+            |c| (c.min_objects, c.max_objects) = (n, n),
+            Self::validate,
+            most,
+        )
+    }
 }
 
 /// Validate `speed`, `max_overlap` and `episode_length`.
@@ -150,6 +217,28 @@ mod tests {
         }
         .validate()
         .unwrap();
+    }
+
+    #[test]
+    fn a_count_override_sets_both_bounds_and_names_the_range() {
+        let m = ScatteredMnistConfig::default().with_objects(12).unwrap();
+        assert_eq!((m.min_objects, m.max_objects), (12, 12));
+        // 48×48, 14×14 digits, overlap ≤ 98: 1 + (2304 − 196) / 98 = 22.5 → 22 fit.
+        ScatteredMnistConfig::default().with_objects(22).unwrap();
+        for n in [0, 23] {
+            let e = msg(ScatteredMnistConfig::default().with_objects(n).unwrap_err());
+            assert!(
+                e.starts_with("[env.scattered_mnist]") && e.contains(&format!("{n} objects")),
+                "{e}"
+            );
+            assert!(e.contains("1..=22"), "{e}");
+        }
+        let s = ScatteredShapesConfig::default().with_objects(35).unwrap();
+        assert_eq!((s.min_objects, s.max_objects, s.height), (35, 35, 96));
+        let e = msg(ScatteredShapesConfig::default()
+            .with_objects(5000)
+            .unwrap_err());
+        assert!(e.contains("5000 objects") && e.contains("1..="), "{e}");
     }
 
     fn msg(e: Error) -> String {
