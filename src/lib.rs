@@ -20,7 +20,8 @@
 //!   trained-model loaders alike.
 //! - [`config`]: experiment files; [`trained`]: trained models from run directories and SILOT as a
 //!   tracker; [`eval_protocol`]: the evaluation clips; [`train`]: Adam, curriculum and early
-//!   stopping, clip sources, the training loop.
+//!   stopping, clip sources, the training loop; [`pretrain`]: training recipes run end to end
+//!   (seeds, choices, phases, the product; `silot pretrain`).
 //! - [`wrapper`]: the object-centric wrapper — envs whose observations come out of a trained
 //!   SILOT encoder as fixed-K object sets; [`models`]: the shipped encoders, found by name.
 //! - [`streams`]: envs run for whole episodes through the wrapper, with ground truth (stream
@@ -39,6 +40,7 @@ pub mod eval_protocol;
 pub mod model;
 pub mod models;
 pub mod nn;
+pub mod pretrain;
 pub mod profile;
 pub mod rng;
 pub mod seed;

@@ -83,6 +83,23 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "util",
         ],
     ),
+    // Training recipes run end to end: above the trainer and the trained-model loaders.
+    (
+        "pretrain",
+        &[
+            "checkpoint",
+            "config",
+            "env",
+            "error",
+            "eval",
+            "eval_protocol",
+            "model",
+            "track",
+            "train",
+            "trained",
+            "util",
+        ],
+    ),
     // The object-centric wrapper, stream evaluation, pictures.
     (
         "wrapper",

@@ -8,6 +8,7 @@ mod eval;
 mod label;
 mod observe;
 mod plot;
+mod pretrain;
 mod render;
 mod rollout;
 mod train;
@@ -38,6 +39,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Train SILOT on an experiment (resumes from the run directory).
     Train(train::TrainArgs),
+    /// Train an encoder for an env with a recipe: seeds, choices, phases, product (resumable).
+    Pretrain(pretrain::PretrainArgs),
     /// Average the weights of several checkpoints of one run into a new checkpoint.
     Average(average::AverageArgs),
     /// Tune the synthetic envs' ConnComp baseline thresholds as the paper did (per object count
@@ -62,6 +65,7 @@ pub fn main() -> std::process::ExitCode {
         Command::Label(a) => label::run(a),
         Command::Render(a) => render::run(a),
         Command::Train(a) => train::run_cli(a),
+        Command::Pretrain(a) => pretrain::run(a),
         Command::Observe(a) => observe::run(a),
         Command::Plot(a) => plot::run(a),
         Command::BaselineSearch(a) => baseline_search::run(a),
