@@ -345,6 +345,7 @@ fn episode_runs_to_game_over_with_lives_counting_down() {
 }
 
 #[test]
+#[cfg(feature = "gymnasium")]
 fn gymnasium_rs_code_runs_on_atari() {
     use gymnasium_rs::core::{Env as GymEnv, Space as GymSpace};
     use silot::env::gym_adapter::GymnasiumAdapter;

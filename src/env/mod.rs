@@ -8,6 +8,7 @@
 #[cfg(feature = "atari")]
 pub mod atari;
 pub mod check;
+#[cfg(feature = "gymnasium")]
 pub mod gym_adapter;
 pub mod registry;
 pub mod space;

@@ -9,10 +9,11 @@
 //!   starts (resets and autoresets) restart the encoder for that env only.
 //! * [`ObjectBatch::features`]: the `(B, K, 6 + A)` array an agent's network takes.
 //! * [`ObjectCentricEnv`] implements `gymnasium_rs::core::Env<Array2<f32>, usize>` (observation:
-//!   the `(K, 6 + A)` features; info: the env's plus `object_ids`).
+//!   the `(K, 6 + A)` features; info: the env's plus `object_ids`; `gymnasium` feature).
 
 mod encoder;
 mod env;
+#[cfg(feature = "gymnasium")]
 mod gym;
 mod objects;
 
