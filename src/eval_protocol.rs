@@ -169,4 +169,35 @@ mod tests {
             Some(35..=35)
         );
     }
+
+    /// The paper's six training conditions (`conditions/`) are valid experiments with the
+    /// paper's counts, frame sizes and crops.
+    #[test]
+    fn the_six_conditions_load_as_experiments() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions");
+        let cases = [
+            ("mnist_1_6", 1..=6, [48, 48], None),
+            ("mnist_1_12", 1..=12, [48, 48], None),
+            ("shapes_1_10_full", 1..=10, [96, 96], None),
+            ("shapes_21_30_full", 21..=30, [96, 96], None),
+            ("shapes_1_10_crop60", 1..=10, [60, 60], Some([60, 60])),
+            ("shapes_21_30_crop60", 21..=30, [60, 60], Some([60, 60])),
+        ];
+        for (name, counts, image, crop) in cases {
+            let path = dir.join(format!("{name}.toml"));
+            let cfg = crate::config::load_experiment(path.to_str().unwrap()).unwrap();
+            let run = cfg.run_config(name).unwrap();
+            assert_eq!(object_counts(&cfg), Some(counts), "{name}");
+            assert_eq!(
+                (run.model.image_size, run.train.crop),
+                (image, crop),
+                "{name}"
+            );
+            // Tested on the env's full frames: 96x96 Shapes with up to 35 shapes.
+            if cfg.env.scattered_shapes.is_some() {
+                with_object_count(&cfg, 35).unwrap();
+                assert_eq!(run.model.eval_objects(), 36, "{name}");
+            }
+        }
+    }
 }

@@ -27,6 +27,7 @@ pub struct SilotTracker {
     checkpoint: PathBuf,
     step: u64,
     env: Option<EnvRecord>,
+    prior_from: Option<usize>,
     // Keeps the parameters alive (the model holds tensors that alias them).
     _varmap: candle_nn::VarMap,
 }
@@ -161,8 +162,34 @@ impl SilotTracker {
             seed,
             checkpoint: t.checkpoint,
             step: t.step,
+            prior_from: None,
             _varmap: t.varmap,
         })
+    }
+
+    /// Track in the paper's prior mode (its appendix, silot-reference §2.4): the model as trained
+    /// for frames `0..t`, then from frame `t` on the learned prior propagates the objects alone
+    /// (no frame seen, discovery off); `None`: the posterior throughout (the default). An error
+    /// for `t = 0` (nothing would be found) and for a model trained without a learned prior.
+    pub fn set_prior_from(&mut self, t: Option<usize>) -> Result<()> {
+        if let Some(t) = t {
+            if t == 0 {
+                return Err(Error::Invalid(
+                    "--prior-from 0: the prior propagates objects the posterior found, so it \
+                     needs at least one posterior frame (the paper used 3)"
+                        .into(),
+                ));
+            }
+            if !self.cfg.model.learn_prior {
+                return Err(Error::Invalid(format!(
+                    "--prior-from needs a model trained with a learned prior; {} has \
+                     `learn_prior = false` in its config",
+                    self.checkpoint.display()
+                )));
+            }
+        }
+        self.prior_from = t;
+        Ok(())
     }
 
     /// The checkpoint directory the weights were read from, and its training step.
@@ -201,6 +228,7 @@ impl Tracker for SilotTracker {
         let k = self.cfg.model.eval_objects();
         let state = self.model.initial_state(1, k, None, &self.device)?;
         let mut ctx = StepCtx::encode(self.seed);
+        ctx.prior_start = self.prior_from;
         let out = self.model.run_clip(&x, state, &mut ctx, None)?;
         let anchor = self.cfg.model.anchor;
         out.objects
@@ -252,4 +280,61 @@ pub fn clip_tensor(frames: &[Frame], device: &Device) -> Result<Tensor> {
         .permute((0, 1, 4, 2, 3))?
         .contiguous()?;
     Ok(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A freshly initialised smoke-sized model as a tracker (no checkpoint).
+    fn smoke_tracker(learn_prior: bool) -> SilotTracker {
+        let mut cfg =
+            RunConfig::from_toml(include_str!("../envs/smoke.toml"), "envs/smoke.toml").unwrap();
+        cfg.model.learn_prior = learn_prior;
+        let device = Device::Cpu;
+        let (varmap, model) = Silot::build(&cfg.model, 3, DType::F32, &device).unwrap();
+        SilotTracker {
+            model,
+            cfg,
+            device,
+            seed: 1,
+            checkpoint: PathBuf::from("untrained"),
+            step: 0,
+            env: None,
+            prior_from: None,
+            _varmap: varmap,
+        }
+    }
+
+    #[test]
+    fn prior_mode_keeps_the_posterior_frames_and_discovers_nothing_after() {
+        let smoke = crate::config::load_experiment("smoke").unwrap();
+        let clip = crate::eval_protocol::eval_clips(&smoke, 1, 4).unwrap();
+        let frames = &clip[0].frames;
+        let mut tr = smoke_tracker(true);
+        let posterior = tr.track_clip(frames).unwrap();
+        tr.set_prior_from(Some(2)).unwrap();
+        let prior = tr.track_clip(frames).unwrap();
+        // Frames before T are the posterior's, bit for bit; from T on the prior moves them.
+        assert_eq!(prior[..2], posterior[..2]);
+        assert_ne!(prior[2..], posterior[2..]);
+        // Discovery is off from T: every object present later was found before T.
+        let seen: Vec<u64> = prior[..2].iter().flatten().map(|o| o.id).collect();
+        for o in prior[2..].iter().flatten().filter(|o| o.score > 0.0) {
+            assert!(
+                seen.contains(&o.id),
+                "object {} appeared in prior mode",
+                o.id
+            );
+        }
+        tr.set_prior_from(None).unwrap();
+        assert_eq!(tr.track_clip(frames).unwrap(), posterior);
+        let e = tr.set_prior_from(Some(0)).unwrap_err().to_string();
+        assert!(e.contains("--prior-from 0"), "{e}");
+        let e = smoke_tracker(false)
+            .set_prior_from(Some(3))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("learn_prior = false"), "{e}");
+    }
 }

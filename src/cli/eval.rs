@@ -8,8 +8,13 @@ use super::device::InferenceDeviceFlags;
 use crate::baseline::ConnCompTracker;
 use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::{EnvSection, ExperimentConfig};
-use crate::eval::{evaluate, evaluate_windows, stream_summary, ReportCheckpoint};
-use crate::eval_protocol::{eval_clips, paper_protocol, preset_name};
+use crate::eval::{
+    evaluate, evaluate_windows, frames_from, run_tracker, stream_summary, CountScores,
+    CountsReport, ReportCheckpoint, Scores,
+};
+use crate::eval_protocol::{
+    eval_clips, paper_protocol, parse_counts, preset_name, with_object_count, EVAL_FRAMES,
+};
 use crate::model::PresenceCarry;
 use crate::streams::{encode_streams, StreamOptions};
 use crate::track::Tracker;
@@ -117,6 +122,17 @@ pub struct EvalArgs {
     /// predictions as ground truth (changes results; recorded in the report).
     #[arg(long)]
     pub quirk_drop_overfull_frames: bool,
+    /// Score each object count separately (synthetic envs), e.g. `1-12`, `1..=12` or `1,5,10`:
+    /// `--clips` test clips per count, all from `--seed`; `--json` then writes a per-count
+    /// report (MOTA, AP, count error per count; `silot plot` draws them).
+    #[arg(long)]
+    pub counts: Option<String>,
+    /// With `--counts` and a SILOT model: also run each clip with the posterior for frames
+    /// `0..T` and the learned prior propagating alone from frame `T` (no frames seen, discovery
+    /// off; the paper's appendix used T = 3), and score frames `T..` both ways. Needs a model
+    /// trained with `learn_prior = true`.
+    #[arg(long, value_name = "T")]
+    pub prior_from: Option<usize>,
 }
 
 /// A tracker built from the command line, and the checkpoint a model tracker was read from.
@@ -139,28 +155,39 @@ pub fn make_tracker(
             checkpoint: None,
         },
         TrackerKind::Silot => {
-            let (dir, device) = model_source(t)?;
-            let mut tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
-            check_env_matches(
-                tracker.trained_env(),
-                &EnvRecord::of_spec(&cfg.env)?,
-                t.allow_env_mismatch,
-                tracker.checkpoint().0,
-            )?;
-            if let Some(c) = t.presence_carry {
-                tracker.set_presence_carry(c.into());
-            }
-            let (path, step) = tracker.checkpoint();
-            let checkpoint = Some(ReportCheckpoint {
-                path: path.display().to_string(),
-                step,
-            });
+            let (tracker, checkpoint) = load_silot(t, cfg, seed)?;
             BuiltTracker {
                 tracker: Box::new(tracker),
-                checkpoint,
+                checkpoint: Some(checkpoint),
             }
         }
     })
+}
+
+/// The SILOT model of `--checkpoint` as a tracker, checked against the env, with
+/// `--presence-carry` applied, and where its weights came from.
+fn load_silot(
+    t: &TrackerArgs,
+    cfg: &ExperimentConfig,
+    seed: u64,
+) -> anyhow::Result<(SilotTracker, ReportCheckpoint)> {
+    let (dir, device) = model_source(t)?;
+    let mut tracker = SilotTracker::load_from(&dir, t.which_checkpoint(), &device, seed)?;
+    check_env_matches(
+        tracker.trained_env(),
+        &EnvRecord::of_spec(&cfg.env)?,
+        t.allow_env_mismatch,
+        tracker.checkpoint().0,
+    )?;
+    if let Some(c) = t.presence_carry {
+        tracker.set_presence_carry(c.into());
+    }
+    let (path, step) = tracker.checkpoint();
+    let checkpoint = ReportCheckpoint {
+        path: path.display().to_string(),
+        step,
+    };
+    Ok((tracker, checkpoint))
 }
 
 /// Run the evaluation.
@@ -175,6 +202,13 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
         "the ConnComp baseline tracker (silot-reference §9) is defined for the synthetic envs; on \
          Atari the ground truth itself is ConnComp labelling (§6), so only a model is scored \
          there: use --tracker silot --checkpoint RUNDIR"
+    );
+    if let Some(counts) = &a.counts {
+        return run_counts(&a, &cfg, counts);
+    }
+    anyhow::ensure!(
+        a.prior_from.is_none(),
+        "--prior-from scores per object count: add --counts (e.g. --counts 1-12)"
     );
     if let Some(frames) = a.frames {
         return run_streams(&a, &cfg, frames);
@@ -202,6 +236,101 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.json {
         let json = serde_json::to_vec_pretty(&report)?;
         crate::util::write_atomic(path, &json)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// `silot eval --counts`: each object count scored on its own test clips.
+fn run_counts(a: &EvalArgs, cfg: &ExperimentConfig, counts: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        a.frames.is_none() && !a.dump_frames,
+        "--counts scores 8-frame clips per count: leave out --frames and --dump-frames"
+    );
+    let counts = parse_counts(counts, "--counts")?;
+    let configs = counts
+        .iter()
+        .map(|&n| with_object_count(cfg, n).map_err(|e| anyhow::anyhow!("--counts: {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // The prior-mode tracker: the same model, switched to the prior from frame T.
+    let prior = match a.prior_from {
+        None => None,
+        Some(t) => {
+            anyhow::ensure!(
+                a.tracker.tracker == TrackerKind::Silot,
+                "--prior-from runs a SILOT model's learned prior: use --tracker silot \
+                 --checkpoint RUNDIR"
+            );
+            anyhow::ensure!(
+                t < EVAL_FRAMES,
+                "--prior-from {t}: clips have {EVAL_FRAMES} frames; give T in 1..={}",
+                EVAL_FRAMES - 1
+            );
+            let (mut tracker, _) = load_silot(&a.tracker, cfg, a.seed)?;
+            tracker.set_prior_from(Some(t))?;
+            Some((t, tracker))
+        }
+    };
+    let BuiltTracker {
+        mut tracker,
+        checkpoint,
+    } = make_tracker(&a.tracker, cfg, a.seed)?;
+    let mut settings = cfg.eval.metrics.clone();
+    settings.drop_overfull_frames |= a.quirk_drop_overfull_frames;
+    let name = if a.tracker.tracker == TrackerKind::Silot {
+        "posterior"
+    } else {
+        "env_thresholds"
+    };
+    let mut report = CountsReport::new(&cfg.env.id, tracker.name(), a.seed);
+    report.checkpoint = checkpoint;
+    report.prior_from = a.prior_from;
+    let mut prior = prior;
+    let start = std::time::Instant::now();
+    for (&n, c) in counts.iter().zip(&configs) {
+        let (frames, gt): (Vec<_>, Vec<_>) = eval_clips(c, a.clips, a.seed)?
+            .into_iter()
+            .map(|c| (c.frames, c.gt))
+            .unzip();
+        let pred = run_tracker(tracker.as_mut(), &frames)?;
+        let all = evaluate(&pred, &gt, &settings)?;
+        let mut runs = vec![Scores::of(name, &all)];
+        if let Some((t, prior)) = prior.as_mut() {
+            let late_gt = frames_from(&gt, *t);
+            let late = evaluate(&frames_from(&pred, *t), &late_gt, &settings)?;
+            let alone = run_tracker(prior, &frames)?;
+            let alone = evaluate(&frames_from(&alone, *t), &late_gt, &settings)?;
+            runs.push(Scores::of("posterior_from_t", &late));
+            runs.push(Scores::of("prior_from_t", &alone));
+        }
+        println!(
+            "{n} objects: MOTA {:.3}, AP {:.3}, count error {:.3}{} ({:.1} s)",
+            all.mota,
+            all.ap,
+            all.count_abs_error,
+            match runs.get(1..) {
+                Some([p, q]) => format!(
+                    "; frames {}..: MOTA {:.3} posterior, {:.3} prior",
+                    a.prior_from.unwrap_or(0),
+                    p.mota,
+                    q.mota
+                ),
+                _ => String::new(),
+            },
+            start.elapsed().as_secs_f64()
+        );
+        report.counts.push(CountScores {
+            objects: n,
+            clips: a.clips,
+            mota: all.mota,
+            ap: all.ap,
+            count_abs_error: all.count_abs_error,
+            runs,
+        });
+    }
+    print!("{}", report.table());
+    if let Some(path) = &a.json {
+        report.write_json(path)?;
         println!("wrote {}", path.display());
     }
     Ok(())

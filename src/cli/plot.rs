@@ -1,5 +1,7 @@
 //! `silot plot`: training curves of a run (`RUN/metrics.jsonl`) as one PNG (`RUN/curves.png`),
-//! or a stream evaluation report's counts per frame and scores per window.
+//! a stream evaluation report's counts per frame and scores per window, or per-count reports
+//! (`silot eval --counts`, `silot baseline-search --report`) as the paper's synthetic figures:
+//! MOTA, AP and count error against the number of objects, one line per report.
 //!
 //! Six panels against the global step: the training loss (total and reconstruction), the KL
 //! terms, the validation loss (early-stopping score), objects per frame, box sizes and
@@ -13,30 +15,71 @@ use clap::Args;
 use image::{Rgb, RgbImage};
 use serde_json::Value;
 
+use crate::eval::counts::COUNTS_KIND;
+use crate::eval::{CountsReport, Scores};
+
 /// Arguments of `silot plot`.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// Run directory (reads `RUN/metrics.jsonl`), a metrics file, or a stream evaluation
-    /// report (`silot eval --frames N --json REPORT.json`: objects per frame and scores per
-    /// window).
-    pub run: PathBuf,
-    /// Output PNG (default `curves.png` beside the metrics file; `REPORT.png` for a report).
+    /// Run directory (reads `RUN/metrics.jsonl`), a metrics file, a stream evaluation report
+    /// (`silot eval --frames N --json REPORT.json`: objects per frame and scores per window), or
+    /// one or more per-count reports (`silot eval --counts`, `silot baseline-search --report`:
+    /// one line each in one figure).
+    #[arg(required = true, num_args = 1..)]
+    pub run: Vec<PathBuf>,
+    /// Output PNG (default `curves.png` beside the metrics file; `REPORT.png` for a report, the
+    /// first one's for per-count reports).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Per-count reports: their legend labels, comma-separated in the order given (default:
+    /// `ConnComp` for the baseline, else each file's name without `.json`).
+    #[arg(long, value_delimiter = ',')]
+    pub labels: Vec<String>,
 }
 
 /// Draw the curves.
 pub fn run(a: PlotArgs) -> anyhow::Result<()> {
-    if a.run.extension().is_some_and(|e| e == "json") {
-        let out = a.out.unwrap_or_else(|| a.run.with_extension("png"));
-        plot_stream_report(&a.run, &out)?;
+    let counts = a
+        .run
+        .iter()
+        .map(|p| is_counts_report(p))
+        .collect::<Vec<_>>();
+    if counts.iter().any(|&c| c) {
+        if let Some(i) = counts.iter().position(|&c| !c) {
+            anyhow::bail!(
+                "{} is not a per-count report (`silot eval --counts --json`); per-count reports \
+                 are plotted together, other inputs one at a time",
+                a.run[i].display()
+            );
+        }
+        anyhow::ensure!(
+            a.labels.is_empty() || a.labels.len() == a.run.len(),
+            "--labels gives {} labels for {} reports",
+            a.labels.len(),
+            a.run.len()
+        );
+        let out = a.out.unwrap_or_else(|| a.run[0].with_extension("png"));
+        let labels = (!a.labels.is_empty()).then_some(a.labels.as_slice());
+        plot_counts(&a.run, labels, &out)?;
         println!("wrote {}", out.display());
         return Ok(());
     }
-    let metrics = if a.run.is_dir() {
-        a.run.join("metrics.jsonl")
+    anyhow::ensure!(
+        a.run.len() == 1 && a.labels.is_empty(),
+        "several inputs and --labels are for per-count reports; plot a run or a stream report \
+         on its own"
+    );
+    let run = a.run[0].clone();
+    if run.extension().is_some_and(|e| e == "json") {
+        let out = a.out.unwrap_or_else(|| run.with_extension("png"));
+        plot_stream_report(&run, &out)?;
+        println!("wrote {}", out.display());
+        return Ok(());
+    }
+    let metrics = if run.is_dir() {
+        run.join("metrics.jsonl")
     } else {
-        a.run.clone()
+        run.clone()
     };
     let out = a.out.unwrap_or_else(|| {
         metrics
@@ -193,6 +236,7 @@ pub fn plot_stream_report(report: &Path, out: &Path) -> crate::Result<()> {
                 label,
                 points: points.into_iter().filter(|p| p.1.is_finite()).collect(),
                 noisy: false,
+                colour: None,
             })
             .collect()
     };
@@ -216,6 +260,157 @@ pub fn plot_stream_report(report: &Path, out: &Path) -> crate::Result<()> {
         x_range,
         "window start",
     );
+    crate::util::write_atomic(out, &crate::viz::encode_png(&img)?)
+}
+
+/// Whether `path` holds a per-count report (`"kind": "counts"`); other JSON and unreadable
+/// files are not (their own readers name the problem).
+fn is_counts_report(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json")
+        && std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v.get("kind").and_then(Value::as_str) == Some(COUNTS_KIND))
+}
+
+/// Height of one legend row of a per-count figure.
+const LEGEND_ROW: u32 = 20;
+
+/// Draws per-count reports (`silot eval --counts`, `silot baseline-search --report`) as the
+/// paper's synthetic figures: MOTA, AP and count error against the number of objects per video,
+/// one line per report (ConnComp in black), a shared legend on top; where a report has
+/// `--prior-from T` scores, a second row compares the posterior and the learned prior on frames
+/// `T..`. `labels` name the reports (default: `ConnComp` for the baseline, else the file name).
+pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> crate::Result<()> {
+    let reports = paths
+        .iter()
+        .map(|p| CountsReport::read(p))
+        .collect::<crate::Result<Vec<_>>>()?;
+    let bad = |i: usize, msg: String| crate::Error::CorruptData {
+        path: paths[i].clone(),
+        msg,
+    };
+    for (i, r) in reports.iter().enumerate() {
+        if r.counts.is_empty() {
+            return Err(bad(i, "no counts in it".into()));
+        }
+        if r.env != reports[0].env {
+            return Err(bad(
+                i,
+                format!("scores `{}`, the first report `{}`", r.env, reports[0].env),
+            ));
+        }
+    }
+    let names: Vec<String> = reports
+        .iter()
+        .zip(paths)
+        .enumerate()
+        .map(|(i, (r, p))| match labels {
+            Some(l) => l[i].clone(),
+            None if r.tracker == "conncomp" => "ConnComp".into(),
+            None => p
+                .file_stem()
+                .map_or_else(|| format!("report {i}"), |s| s.to_string_lossy().into()),
+        })
+        .collect();
+    // Colours: ConnComp black, the others the palette's in order.
+    let mut next = 0;
+    let mut colour_of = |conncomp: bool| {
+        if conncomp {
+            [0, 0, 0]
+        } else {
+            next += 1;
+            PALETTE[(next - 1) % PALETTE.len()]
+        }
+    };
+    // Row 1: the plotted values of every report (`run` None); row 2: frames T.. both ways.
+    let mut lines: Vec<(String, [u8; 3], &CountsReport, Option<&str>)> = Vec::new();
+    for (r, name) in reports.iter().zip(&names) {
+        lines.push((name.clone(), colour_of(r.tracker == "conncomp"), r, None));
+    }
+    let prior_from = reports.iter().find_map(|r| r.prior_from);
+    for (r, name) in reports.iter().zip(&names) {
+        if let Some(t) = r.prior_from {
+            for (run, what) in [("posterior_from_t", "posterior"), ("prior_from_t", "prior")] {
+                lines.push((
+                    format!("{name} {what} t>={t}"),
+                    colour_of(false),
+                    r,
+                    Some(run),
+                ));
+            }
+        }
+    }
+    // (title, value of a [mota, ap, count error] triple)
+    let metrics = ["MOTA", "AP", "count abs. error"];
+    let points = |r: &CountsReport, run: Option<&str>, m: usize| -> Vec<(f64, f64)> {
+        r.counts
+            .iter()
+            .filter_map(|c| {
+                let v = match run {
+                    None => [c.mota, c.ap, c.count_abs_error],
+                    Some(run) => {
+                        let s: &Scores = c.run(run)?;
+                        [s.mota, s.ap, s.count_abs_error]
+                    }
+                }[m];
+                v.is_finite().then_some((c.objects as f64, v))
+            })
+            .collect()
+    };
+    let rows = if prior_from.is_some() { 2 } else { 1 };
+    let panel_w = WIDTH / COLS;
+    let width = 3 * panel_w;
+    // Legend rows: entries laid left to right, wrapped at the figure's width.
+    let mut legend = Vec::new();
+    let (mut lx, mut ly) = (12, 8);
+    for (label, colour, ..) in &lines {
+        let w = 18 + 6 * label.len() as u32 + 18;
+        if lx + w > width && lx > 12 {
+            (lx, ly) = (12, ly + LEGEND_ROW);
+        }
+        legend.push((lx, ly, label.as_str(), *colour));
+        lx += w;
+    }
+    let top = ly + LEGEND_ROW + 4;
+    let mut img = RgbImage::from_pixel(width, top + rows * PANEL_H, Rgb([255, 255, 255]));
+    for &(x, y, label, c) in &legend {
+        for dx in 0..14 {
+            for dy in 0..3 {
+                put(&mut img, x + dx, y + 4 + dy, Rgb(c));
+            }
+        }
+        text(&mut img, x + 18, y, label, Rgb(c), 1);
+    }
+    let objects = lines
+        .iter()
+        .flat_map(|l| l.2.counts.iter().map(|c| c.objects as f64));
+    let x_range = range(objects);
+    let x_label = match reports[0].env.as_str() {
+        "scattered_mnist" => "digits per video",
+        "scattered_shapes" => "shapes per video",
+        _ => "objects per video",
+    };
+    for row in 0..rows {
+        for (m, title) in metrics.iter().enumerate() {
+            let series: Vec<Series> = lines
+                .iter()
+                .filter(|l| l.3.is_some() == (row == 1))
+                .map(|(_, colour, r, run)| Series {
+                    label: "",
+                    points: points(r, *run, m),
+                    noisy: false,
+                    colour: Some(*colour),
+                })
+                .collect();
+            let title = match (row, prior_from) {
+                (1, Some(t)) => format!("{title}, frames t>={t}"),
+                _ => title.to_string(),
+            };
+            let origin = (m as u32 * panel_w, top + row * PANEL_H);
+            draw_panel(&mut img, origin, &title, &series, x_range, x_label);
+        }
+    }
     crate::util::write_atomic(out, &crate::viz::encode_png(&img)?)
 }
 
@@ -271,6 +466,7 @@ fn draw(lines: &[Value]) -> RgbImage {
                 label,
                 points: series(lines, kind, key),
                 noisy: kind == "train",
+                colour: None,
             })
             .collect();
         draw_panel(&mut img, origin, panel.title, &data, x_range, "step");
@@ -284,6 +480,14 @@ struct Series<'a> {
     label: &'a str,
     points: Vec<(f64, f64)>,
     noisy: bool,
+    /// Its colour (default: the palette's, by position).
+    colour: Option<[u8; 3]>,
+}
+
+impl Series<'_> {
+    fn colour(&self, i: usize) -> [u8; 3] {
+        self.colour.unwrap_or(PALETTE[i % PALETTE.len()])
+    }
 }
 
 fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -328,10 +532,10 @@ fn draw_panel(
     // Legend under the title, series that have data only.
     let mut lx = ox + 12;
     for (si, Series { label, points, .. }) in series.iter().enumerate() {
-        if points.is_empty() {
+        if points.is_empty() || label.is_empty() {
             continue;
         }
-        let c = Rgb(PALETTE[si % PALETTE.len()]);
+        let c = Rgb(series[si].colour(si));
         for dx in 0..14 {
             for dy in 0..3 {
                 put(img, lx + dx, oy + 32 + dy, c);
@@ -404,7 +608,7 @@ fn draw_panel(
         )
     };
     for (si, Series { points: pts, .. }) in series.iter().enumerate() {
-        let c = PALETTE[si % PALETTE.len()];
+        let c = series[si].colour(si);
         let noisy = series[si].noisy && pts.len() > 100;
         if noisy {
             let faint = Rgb(c.map(|v| ((v as u16 + 2 * 255) / 3) as u8));
@@ -603,8 +807,9 @@ mod tests {
         r.stream = Some(stream_summary(&r, w, 30, 10, 0));
         r.write_json(&json).unwrap();
         run(PlotArgs {
-            run: json.clone(),
+            run: vec![json.clone()],
             out: None,
+            labels: Vec::new(),
         })
         .unwrap();
         let img = image::open(&png).unwrap().to_rgb8();
@@ -627,8 +832,9 @@ mod tests {
         let metrics = dir.path().join("metrics.jsonl");
         std::fs::write(&metrics, METRICS).unwrap();
         run(PlotArgs {
-            run: dir.path().to_path_buf(),
+            run: vec![dir.path().to_path_buf()],
             out: None,
+            labels: Vec::new(),
         })
         .unwrap();
         let img = image::open(dir.path().join("curves.png"))
@@ -660,6 +866,115 @@ mod tests {
         assert_eq!(
             series(&lines, "train", "total"),
             vec![(10.0, 931.5), (20.0, 736.9)]
+        );
+    }
+
+    /// A per-count report of `tracker` whose MOTA falls linearly with the count; with
+    /// `prior`, the posterior and prior scores of frames 3.. too.
+    fn counts_report(tracker: &str, mota0: f64, prior: bool) -> crate::eval::CountsReport {
+        use crate::eval::{CountScores, CountsReport, Scores};
+        let mut r = CountsReport::new("scattered_mnist", tracker, 200);
+        r.prior_from = prior.then_some(3);
+        for n in 1..=12 {
+            let mota = mota0 - 0.03 * n as f64;
+            let s = |run: &str, mota: f64| Scores {
+                run: run.into(),
+                mota,
+                motp: 0.1,
+                idf1: mota,
+                ap: mota,
+                count_abs_error: 0.1 * n as f64,
+                frames: 8,
+                num_gt: 8 * n,
+                num_misses: 0,
+                num_false_positives: 0,
+                num_switches: 0,
+                cc_threshold: None,
+                cosine_threshold: None,
+            };
+            let mut runs = vec![s("posterior", mota)];
+            if prior {
+                runs.push(s("posterior_from_t", mota));
+                runs.push(s("prior_from_t", mota - 0.2));
+            }
+            r.counts.push(CountScores {
+                objects: n,
+                clips: 4,
+                mota,
+                ap: mota,
+                count_abs_error: 0.1 * n as f64,
+                runs,
+            });
+        }
+        r
+    }
+
+    /// Pixels of colour `c` inside panel `(col, row)`'s axes box of a per-count figure whose
+    /// panels start at `top`.
+    fn pixels_of(img: &RgbImage, top: u32, (col, row): (u32, u32), c: [u8; 3]) -> usize {
+        let (ox, oy) = (col * WIDTH / COLS, top + row * PANEL_H);
+        (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
+            .flat_map(|x| (oy + MARGIN_T + 1..oy + PANEL_H - MARGIN_B).map(move |y| (x, y)))
+            .filter(|&(x, y)| img.get_pixel(x, y).0 == c)
+            .count()
+    }
+
+    #[test]
+    fn plots_per_count_reports_as_the_papers_figure() {
+        let dir = tempfile::tempdir().unwrap();
+        let (silot, cc) = (dir.path().join("1-12.json"), dir.path().join("cc.json"));
+        counts_report("silot", 1.0, true)
+            .write_json(&silot)
+            .unwrap();
+        counts_report("conncomp", 0.8, false)
+            .write_json(&cc)
+            .unwrap();
+        let out = dir.path().join("fig.png");
+        run(PlotArgs {
+            run: vec![silot.clone(), cc.clone()],
+            out: Some(out.clone()),
+            labels: Vec::new(),
+        })
+        .unwrap();
+        let img = image::open(&out).unwrap().to_rgb8();
+        // Three panels wide; a legend row, then two rows (all frames; frames 3.. both ways).
+        let top = LEGEND_ROW + 8 + 4;
+        assert_eq!(img.dimensions(), (3 * WIDTH / COLS, top + 2 * PANEL_H));
+        for col in 0..3 {
+            // Row 1: the model (first palette colour) and ConnComp (black).
+            assert!(pixels_of(&img, top, (col, 0), PALETTE[0]) > 100, "{col}");
+            assert!(pixels_of(&img, top, (col, 0), [0, 0, 0]) > 100, "{col}");
+            // Row 2: posterior and prior from frame 3; no ConnComp there.
+            assert!(pixels_of(&img, top, (col, 1), PALETTE[1]) > 100, "{col}");
+            assert!(pixels_of(&img, top, (col, 1), PALETTE[2]) > 100, "{col}");
+            assert_eq!(pixels_of(&img, top, (col, 1), [0, 0, 0]), 0, "{col}");
+        }
+        // Labels must match the reports; a counts report cannot be mixed with other input.
+        let e = run(PlotArgs {
+            run: vec![silot.clone(), cc.clone()],
+            out: None,
+            labels: vec!["one".into()],
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("1 labels for 2 reports"), "{e}");
+        let e = run(PlotArgs {
+            run: vec![silot.clone(), dir.path().to_path_buf()],
+            out: None,
+            labels: Vec::new(),
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("not a per-count report"), "{e}");
+        let mut other = counts_report("silot", 1.0, false);
+        other.env = "scattered_shapes".into();
+        other.write_json(&cc).unwrap();
+        let e = plot_counts(&[silot, cc], None, &out)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("cc.json") && e.contains("scattered_shapes"),
+            "{e}"
         );
     }
 
