@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example presence_appearance -- \
-//!     --env scripts/cuda/space_invaders_gpu_b64_stage2.toml --checkpoint RUN_DIR --clips 16
+//!     --env space_invaders --checkpoint RUN_DIR --clips 16
 //! ```
 //!
 //! The renderer draws an object's pixel as `ξ·pres·β` over the black background (reference

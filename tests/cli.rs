@@ -777,7 +777,7 @@ fn train_seed_flag_replaces_the_configs_seed() {
 
 #[test]
 fn validation_frequency_does_not_change_training() {
-    // recipe_best_of_seeds.sh validates more often than its config; that must only add `val`
+    // A recipe may validate more often than the experiment file; that must only add `val`
     // lines (validation draws its own clips and noise; stage 1 never reloads a best checkpoint).
     let dir = tempfile::tempdir().unwrap();
     let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");

@@ -13,7 +13,7 @@ mod model_forward;
 mod model_gradients;
 mod model_train;
 mod model_util;
-mod recipe_scripts;
+mod pretrain;
 mod shipped_models;
 mod streams;
 mod synthetic_data;

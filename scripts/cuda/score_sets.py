@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Per-set means and paired comparisons of `silot eval` reports (score_parallel.sh's JSONs).
+"""Per-set means and paired comparisons of `silot eval` reports (`--json DIR/NAME-SEED.json`).
 
   python3 scripts/cuda/score_sets.py DIR...                  # a row per checkpoint and seed set
   python3 scripts/cuda/score_sets.py DIR... --pair A B ...   # A against B, seed by seed
 
-A checkpoint's name is its reports' file name less "-SEED.json" (score_parallel.sh's naming).
+A checkpoint's name is its reports' file name less "-SEED.json".
 Seeds fall into the fixed scoring sets of benches/results (SEED_SETS); any other is "other".
 Rows: MOTA, AP and count error are means over the set's seeds (every seed weighs the same, as
 the results files report them); false positives and misses are per ground-truth object over
@@ -103,7 +103,7 @@ def paired(reports, a, b):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("dirs", nargs="+", help="folders of score_parallel.sh's JSON reports")
+    parser.add_argument("dirs", nargs="+", help="folders of silot eval JSON reports (NAME-SEED.json)")
     parser.add_argument("--pair", nargs=2, action="append", default=[], metavar=("A", "B"))
     args = parser.parse_args()
     reports = load(args.dirs)

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::device::DeviceFlags;
-use crate::pretrain::{pretrain, PretrainOptions, Recipe};
+use crate::pretrain::{pretrain, Outcome, PretrainOptions, Recipe};
 
 /// Arguments of `silot pretrain`.
 #[derive(Debug, Args)]
@@ -29,6 +29,10 @@ pub struct PretrainArgs {
     /// Device (`--device`, `--tf32`).
     #[command(flatten)]
     pub device: DeviceFlags,
+    /// Stop after the stretch of training that ends this many seconds after the start, with the
+    /// state saved (the same command goes on): for machines lent in chunks.
+    #[arg(long, value_parser = positive_seconds)]
+    pub time_limit: Option<f64>,
     /// No progress lines on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -39,6 +43,14 @@ fn positive_minutes(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
         _ => Err(format!("expected a positive number of minutes, got `{s}`")),
+    }
+}
+
+/// `--time-limit`: a positive, finite number of seconds.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("expected a positive number of seconds, got `{s}`")),
     }
 }
 
@@ -62,7 +74,11 @@ pub fn run(a: PretrainArgs) -> anyhow::Result<()> {
         device_name: format!("{:?}", flags.device).to_lowercase(),
         open_device: &open,
         verbose: !a.quiet,
+        time_limit: a.time_limit,
     })?;
-    println!("{}", report.line(&a.out));
+    match report {
+        Outcome::Finished(r) => println!("{}", r.line(&a.out)),
+        Outcome::Paused { at } => println!("{at}"),
+    }
     Ok(())
 }

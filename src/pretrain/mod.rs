@@ -78,7 +78,26 @@ pub struct PretrainOptions<'a> {
     pub open_device: &'a (dyn Fn() -> Result<Device> + Sync),
     /// Log each stage's progress on stderr.
     pub verbose: bool,
+    /// Stop after the round that ends this many seconds after the start (rounds are shortened
+    /// to end by then), with the state saved: [`Outcome::Paused`]; the same command goes on.
+    /// For machines lent in chunks. `None`: run to the end.
+    pub time_limit: Option<f64>,
 }
+
+/// How [`pretrain`] ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The product is made (or was already).
+    Finished(Box<Report>),
+    /// [`PretrainOptions::time_limit`] came first; the state is saved.
+    Paused {
+        /// Where the run stands, in a sentence.
+        at: String,
+    },
+}
+
+/// Seconds an invocation keeps in hand under a time limit: no round starts with less left.
+const MIN_ROUND_SECONDS: f64 = 5.0;
 
 /// One stretch of training: the seeds before the choice, a phase, or a tail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,6 +244,7 @@ struct Run {
     wall_before: f64,
     started: Instant,
     verbose: bool,
+    time_limit: Option<f64>,
 }
 
 impl Run {
@@ -233,6 +253,18 @@ impl Run {
         let json = serde_json::to_vec_pretty(&self.state)
             .map_err(|e| Error::Invalid(format!("cannot serialise the pretrain state: {e}")))?;
         crate::util::write_atomic(&self.out.join(STATE_FILE), &json)
+    }
+
+    /// The length of the next round (at most `want` seconds), or `None` when the invocation's
+    /// time limit leaves too little for one.
+    fn round(&self, want: f64) -> Option<f64> {
+        match self.time_limit {
+            None => Some(want),
+            Some(l) => {
+                let left = l - self.started.elapsed().as_secs_f64();
+                (left >= MIN_ROUND_SECONDS).then(|| want.min(left))
+            }
+        }
     }
 
     fn log(&self, msg: impl AsRef<str>) {
@@ -444,24 +476,36 @@ impl Scorer {
     }
 }
 
-/// Entries of `dir` that a pretrain run writes; another folder holding one is not overwritten.
+/// Checks that `out` is a pretrain run directory, new or empty (another folder is never
+/// written into), after removing the temp files of state writes a kill interrupted.
 fn check_out_dir(out: &Path) -> Result<()> {
-    if out.join(STATE_FILE).exists() || !out.exists() {
+    let Ok(entries) = std::fs::read_dir(out) else {
         return Ok(());
+    };
+    let mut other = None;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&format!(".{STATE_FILE}.tmp"))
+            || name.starts_with(&format!(".{REPORT_FILE}.tmp"))
+        {
+            let _ = std::fs::remove_file(e.path());
+        } else {
+            other.get_or_insert(name);
+        }
     }
-    if crate::util::is_non_empty_dir(out)? {
-        return Err(Error::Invalid(format!(
-            "`{}` is not a pretrain run directory (no {STATE_FILE}) and is not empty; pretrain \
+    match other {
+        Some(name) if !out.join(STATE_FILE).exists() => Err(Error::Invalid(format!(
+            "`{}` is not a pretrain run directory (no {STATE_FILE}) and holds `{name}`; pretrain \
              into a new directory",
             out.display()
-        )));
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
-/// Run (or resume) the recipe; the report. An already finished run is reported again, never
-/// trained or overwritten.
-pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
+/// Run (or resume) the recipe. An already finished run is reported again, never trained or
+/// overwritten.
+pub fn pretrain(opts: PretrainOptions) -> Result<Outcome> {
     let out = opts.out.clone();
     check_out_dir(&out)?;
     let base = crate::config::load_experiment(&opts.env)?;
@@ -529,15 +573,28 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
         state,
         started: Instant::now(),
         verbose: opts.verbose,
+        time_limit: opts.time_limit,
+    };
+    let paused = |run: &Run, at: &str| {
+        Ok(Outcome::Paused {
+            at: format!(
+                "paused by the time limit {at} after {:.1} device-min in all; run the same command \
+                 again to go on ({})",
+                run.state.device_seconds() / 60.0,
+                run.out.join(STATE_FILE).display()
+            ),
+        })
     };
     if run.state.product.is_some() {
         run.log("this run is finished; reporting it again (nothing trained or overwritten)");
-        return read_report(&out);
+        return read_report(&out).map(|r| Outcome::Finished(Box::new(r)));
     }
     run.save()?;
     let rule_seed = recipe.seeds.rule.resolve(atari);
     let rule_product = recipe.product.rule.resolve(atari);
-    let choice = seeds_and_choice(&mut run, &opts, &base, rule_seed)?;
+    let Some(choice) = seeds_and_choice(&mut run, &opts, &base, rule_seed)? else {
+        return paused(&run, "before the seed choice");
+    };
     let derived_model = derived_table(&run.state.derived);
     let layers_of = |p: &recipe::Phase| (p.model.clone(), p.train.clone());
     // The phases.
@@ -549,7 +606,9 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
         let mut cfg = exp.run_config(&opts.env)?;
         cfg.train.seed = choice.chosen;
         let dir = out.join("phases").join(&phase.name);
-        run_phase(&mut run, &opts, i, phase, exp, cfg, &dir, &from_dir)?;
+        if !run_phase(&mut run, &opts, i, phase, exp, cfg, &dir, &from_dir)? {
+            return paused(&run, &format!("in phase {}", phase.name));
+        }
         from_dir = dir;
         last_layers = layers;
     }
@@ -558,7 +617,7 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
         recipe.experiment(&base, &[(&last_layers.0, &last_layers.1)], &derived_model)?;
     let mut final_cfg = final_exp.run_config(&opts.env)?;
     final_cfg.train.seed = choice.chosen;
-    run_tails(
+    if !run_tails(
         &mut run,
         &opts,
         &base,
@@ -566,7 +625,9 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
         &derived_model,
         choice.chosen,
         &from_dir,
-    )?;
+    )? {
+        return paused(&run, "in the tails");
+    }
     let paths = candidate_paths(&run, &from_dir);
     score_candidates(
         &mut run,
@@ -576,7 +637,7 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Report> {
         rule_product,
         &paths,
     )?;
-    finish(&mut run, rule_product)
+    finish(&mut run, rule_product).map(|r| Outcome::Finished(Box::new(r)))
 }
 
 /// The derived `[model]` keys as a table to lay over the experiment.
@@ -590,15 +651,16 @@ fn derived_table(derived: &[Derived]) -> toml::Table {
     t
 }
 
-/// The seeds side by side to `[seeds] steps`, then the choice and the derived knobs.
+/// The seeds side by side to `[seeds] steps`, then the choice and the derived knobs (`None`:
+/// paused by the time limit).
 fn seeds_and_choice(
     run: &mut Run,
     opts: &PretrainOptions,
     base: &ExperimentConfig,
     rule: Rule,
-) -> Result<SeedChoice> {
+) -> Result<Option<SeedChoice>> {
     if let Some(c) = &run.state.choice {
-        return Ok(c.clone());
+        return Ok(Some(c.clone()));
     }
     let recipe = &opts.recipe;
     let exp = recipe.experiment(base, &[], &toml::Table::new())?;
@@ -635,6 +697,9 @@ fn seeds_and_choice(
             break;
         }
         run.save()?;
+        let Some(seconds) = run.round(ROUND_SECONDS) else {
+            return Ok(None);
+        };
         run.log(format!(
             "seeds {seeds:?} side by side: steps {steps:?} of {target}"
         ));
@@ -648,7 +713,7 @@ fn seeds_and_choice(
                     cfg,
                     dir: dirs[i].clone(),
                     target,
-                    seconds: ROUND_SECONDS,
+                    seconds,
                     branch: None,
                     keep_every: None,
                 })
@@ -701,7 +766,7 @@ fn seeds_and_choice(
     run.state.derived = vec![derived];
     run.state.choice = Some(choice.clone());
     run.save()?;
-    Ok(choice)
+    Ok(Some(choice))
 }
 
 /// Seconds per step measured so far (the chosen seed's phases; before them, the seeds' rounds,
@@ -750,7 +815,8 @@ fn reserve_seconds(recipe: &Recipe, state: &PretrainState, index: usize) -> f64 
     1.1 * (per_step * later_steps as f64 + per_score * candidates as f64)
 }
 
-/// Phase `index` of the recipe in `dir`, from the run directory `from`.
+/// Phase `index` of the recipe in `dir`, from the run directory `from`; false when paused by the
+/// time limit.
 #[allow(clippy::too_many_arguments)]
 fn run_phase(
     run: &mut Run,
@@ -761,9 +827,9 @@ fn run_phase(
     cfg: RunConfig,
     dir: &Path,
     from: &Path,
-) -> Result<()> {
+) -> Result<bool> {
     if run.state.stage(&phase.name).is_some_and(|s| s.done) {
-        return Ok(());
+        return Ok(true);
     }
     let from_step = step_of(from);
     if run.state.stage(&phase.name).is_none() {
@@ -834,9 +900,12 @@ fn run_phase(
             rec.ended_by = Some(why.into());
             run.save()?;
             run.log(format!("phase {} ended at step {step} ({why})", phase.name));
-            return Ok(());
+            return Ok(true);
         }
         run.save()?;
+        let Some(seconds) = run.round(seconds) else {
+            return Ok(false);
+        };
         run.log(format!(
             "phase {}: step {step} of {}",
             phase.name,
@@ -864,12 +933,12 @@ fn run_phase(
             rec.done = true;
             rec.ended_by = Some("finished".into());
             run.save()?;
-            return Ok(());
+            return Ok(true);
         }
     }
 }
 
-/// The tails side by side from the run directory `from`.
+/// The tails side by side from the run directory `from`; false when paused by the time limit.
 #[allow(clippy::too_many_arguments)]
 fn run_tails(
     run: &mut Run,
@@ -879,7 +948,7 @@ fn run_tails(
     derived_model: &toml::Table,
     seed: u64,
     from: &Path,
-) -> Result<()> {
+) -> Result<bool> {
     let recipe = &opts.recipe;
     let from_step = step_of(from);
     let mut jobs = Vec::new();
@@ -940,8 +1009,11 @@ fn run_tails(
         }
         run.save()?;
         if behind.is_empty() {
-            return Ok(());
+            return Ok(true);
         }
+        let Some(seconds) = run.round(ROUND_SECONDS) else {
+            return Ok(false);
+        };
         run.log(format!("{} tail(s) side by side", behind.len()));
         let round: Vec<Job> = behind
             .iter()
@@ -950,7 +1022,7 @@ fn run_tails(
                 cfg: j.cfg.clone(),
                 dir: j.dir.clone(),
                 target: j.target,
-                seconds: j.seconds,
+                seconds,
                 branch: j.branch.clone(),
                 keep_every: j.keep_every,
             })

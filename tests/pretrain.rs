@@ -1,0 +1,176 @@
+//! `silot pretrain` end to end on the CPU with the smoke env and `recipes/smoke.toml`: a run
+//! killed (SIGKILL) in the middle of its stages and resumed by the same command gives the same
+//! choices and the same product as an uninterrupted one; a finished run is never overwritten.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `silot pretrain --env smoke --recipe recipes/smoke.toml --out OUT --quiet`.
+fn pretrain_cmd(out: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_silot"));
+    cmd.args(["pretrain", "--env", "smoke", "--quiet", "--recipe"])
+        .arg(repo().join("recipes/smoke.toml"))
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+fn run_to_end(out: &Path) -> String {
+    let o = pretrain_cmd(out).output().expect("run silot");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Starts the command and kills it (SIGKILL) as soon as `path` exists under `out`; whether it
+/// was still running then.
+fn kill_when(out: &Path, path: &str) -> bool {
+    let mut child: Child = pretrain_cmd(out).spawn().expect("spawn silot");
+    let t0 = Instant::now();
+    while !out.join(path).exists() {
+        if child.try_wait().expect("wait").is_some() || t0.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let running = child.try_wait().expect("wait").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    running
+}
+
+fn report(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("report.json")).expect("report.json");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_killed_and_resumed_run_gives_the_uninterrupted_runs_product() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let line = run_to_end(&a);
+    assert!(line.starts_with("pretrained smoke: product"), "{line}");
+    // Paused by a time limit too short for a round: the state is saved, nothing trained.
+    let o = pretrain_cmd(&b)
+        .args(["--time-limit", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && stdout.contains("paused by the time limit"),
+        "{stdout}"
+    );
+    assert!(b.join("pretrain.json").exists());
+    // Killed while the seeds train, in phase 2 and in a tail; each time resumed.
+    let mut interrupted = 0;
+    for at in [
+        "seeds/s1/checkpoint/state.json",
+        "phases/phase2/checkpoint/state.json",
+        "tails/h/kept",
+    ] {
+        interrupted += kill_when(&b, at) as usize;
+    }
+    assert!(
+        interrupted >= 2,
+        "only {interrupted} kill(s) hit a running process"
+    );
+    run_to_end(&b);
+    let (ra, rb) = (report(&a), report(&b));
+    for key in ["choice", "derived", "product"] {
+        assert_eq!(ra[key], rb[key], "{key}");
+    }
+    let names = |r: &serde_json::Value| -> Vec<(String, u64)> {
+        r["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["checkpoint"].as_str().unwrap().to_string(),
+                    c["step"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(names(&ra), names(&rb));
+    // The reports say what they chose and why, and that the synthetic env's choices read labels.
+    assert_eq!(ra["choice"]["rule"], "mota");
+    assert_eq!(ra["choice"]["labels_used"], true);
+    assert!(ra["derived"][0]["from"]
+        .as_str()
+        .unwrap()
+        .contains("box width"));
+    assert!(ra["device_seconds"].as_f64().unwrap() > 0.0);
+    let weights = |d: &Path| std::fs::read(d.join("product/weights.safetensors")).unwrap();
+    assert!(weights(&a) == weights(&b), "the products' weights differ");
+
+    // A finished run is reported again, its product untouched.
+    let before = std::fs::metadata(a.join("product/weights.safetensors"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(run_to_end(&a), line);
+    let after = std::fs::metadata(a.join("product/weights.safetensors"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(before, after);
+    // The product loads as a checkpoint.
+    let eval = Command::new(env!("CARGO_BIN_EXE_silot"))
+        .args([
+            "eval",
+            "--env",
+            "smoke",
+            "--tracker",
+            "silot",
+            "--clips",
+            "1",
+            "--checkpoint",
+        ])
+        .arg(a.join("product"))
+        .output()
+        .unwrap();
+    assert!(
+        eval.status.success(),
+        "{}",
+        String::from_utf8_lossy(&eval.stderr)
+    );
+}
+
+#[test]
+fn pretrain_refuses_foreign_directories_and_changed_recipes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let foreign = tmp.path().join("foreign");
+    std::fs::create_dir_all(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+    let o = pretrain_cmd(&foreign).output().unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a pretrain run directory"));
+
+    // A run started under one recipe does not resume under another.
+    let run = tmp.path().join("run");
+    let mut state = serde_json::json!({
+        "format": "silot-pretrain-v1", "env": "smoke", "recipe_origin": "other.toml",
+        "recipe": "[seeds]\nseeds = [9]\nsteps = 1\n", "budget_minutes": null, "device": "cpu",
+        "stages": [],
+    });
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("pretrain.json"), state.to_string()).unwrap();
+    let o = pretrain_cmd(&run).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        !o.status.success() && err.contains("another recipe"),
+        "{err}"
+    );
+    state["env"] = "scattered_mnist".into();
+    std::fs::write(run.join("pretrain.json"), state.to_string()).unwrap();
+    let o = pretrain_cmd(&run).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("--env scattered_mnist"), "{err}");
+}
