@@ -1,0 +1,86 @@
+"""silot: pixel RL envs (Atari through ALE, Scattered MNIST/Shapes) as Gymnasium envs, with
+observations optionally turned into object sets by a trained SILOT encoder.
+
+>>> import silot
+>>> env = silot.make("space_invaders", encoder="space_invaders")   # a gymnasium.Env
+>>> envs = silot.make_vec("space_invaders", 8, encoder="space_invaders")
+
+See docs/python.md for the observation layout, infos and seeding.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from gymnasium.vector import AutoresetMode
+
+from ._silot import SilotError, cuda_compiled, env_ids, feature_names
+from .env import FIXED_FEATURES, EncoderArg, SilotEnv, SilotVectorEnv, object_space
+from .registration import register_envs, shipped_encoders
+
+__all__ = [
+    "FIXED_FEATURES",
+    "SilotEnv",
+    "SilotError",
+    "SilotVectorEnv",
+    "cuda_compiled",
+    "env_ids",
+    "feature_names",
+    "make",
+    "make_vec",
+    "object_space",
+    "register_envs",
+    "shipped_encoders",
+]
+
+__version__ = "0.1.0"
+
+
+def make(
+    env_id: str,
+    encoder: EncoderArg = None,
+    device: str = "cpu",
+    seed: Optional[int] = None,
+    render_mode: Optional[str] = None,
+    allow_env_mismatch: bool = False,
+) -> SilotEnv:
+    """One env as a :class:`gymnasium.Env`.
+
+    ``env_id``: a silot env id (:func:`env_ids`: ``"space_invaders"``, ``"scattered_mnist"``,
+    any bundled Atari game, ...) or an experiment TOML path. ``encoder``: ``None`` (observations
+    are RGB frames), a shipped encoder's name (``"space_invaders"``), a run or checkpoint
+    directory of ``silot train``, or ``"untrained:EXPERIMENT"`` (a random model, for tests).
+    ``device``: ``"cpu"`` or ``"cuda"`` (a CUDA build). ``seed``: used by the first
+    ``reset()`` without a seed, and for the encoder's noise.
+    """
+    return SilotEnv(env_id, encoder, device, seed, render_mode, allow_env_mismatch)
+
+
+def make_vec(
+    env_id: str,
+    num_envs: int,
+    encoder: EncoderArg = None,
+    device: str = "cpu",
+    seed: Optional[int] = None,
+    num_threads: Optional[int] = None,
+    autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
+    render_mode: Optional[str] = None,
+    allow_env_mismatch: bool = False,
+) -> SilotVectorEnv:
+    """``num_envs`` envs stepped on ``num_threads`` threads (default: one per core) as a
+    :class:`gymnasium.vector.VectorEnv`; one batched encoder step per vector step. Arguments as
+    :func:`make`; env ``i`` is seeded with ``seed + i``."""
+    return SilotVectorEnv(
+        env_id,
+        num_envs,
+        encoder,
+        device,
+        seed,
+        num_threads,
+        autoreset_mode,
+        render_mode,
+        allow_env_mismatch,
+    )
+
+
+register_envs()
