@@ -261,6 +261,7 @@ fn bad_input_is_a_clear_error() {
 }
 
 /// Code written only against the `gymnasium-rs` trait runs on the object-centric env.
+#[cfg(feature = "gymnasium")]
 fn gym_rollout<G: gymnasium_rs::core::Env<ndarray::Array2<f32>, usize>>(
     env: &mut G,
     steps: usize,
@@ -280,6 +281,7 @@ fn gym_rollout<G: gymnasium_rs::core::Env<ndarray::Array2<f32>, usize>>(
 }
 
 #[test]
+#[cfg(feature = "gymnasium")]
 fn object_centric_env_is_a_gymnasium_env() {
     use gymnasium_rs::core::{Env as GymEnv, Space};
     let mut env = ObjectCentricEnv::new(registry::make("smoke").unwrap(), encoder()).unwrap();

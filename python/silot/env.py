@@ -136,7 +136,7 @@ class SilotVectorEnv(VectorEnv):
     Env ``i`` is seeded with ``seed + i``. ``metadata["autoreset_mode"]`` says how an ended
     env restarts: ``NEXT_STEP`` (default: the next ``step`` resets it and ignores its action)
     or ``SAME_STEP`` (the ending step returns the reset observation; the last frame is in
-    ``infos["final_obs"]`` (with an encoder: that frame's objects) and its info in
+    ``infos["final_obs"]`` (``None`` with an encoder: not encoded) and its info in
     ``infos["final_info"]``, masked by ``infos["_final_obs"]``).
     Infos are in Gymnasium's vector layout: ``infos[key]`` is an array over envs and
     ``infos["_" + key]`` says which envs have it.

@@ -1,7 +1,8 @@
 """Stable-Baselines3 adapter: :class:`SB3VecEnv` is an SB3 ``VecEnv`` over
 :class:`silot.SilotVectorEnv` (``SAME_STEP`` autoreset, SB3's convention): a ``done`` env's
 returned observation is already its reset one, its last one is in
-``infos[i]["terminal_observation"]`` (a frame, or with an encoder that frame's objects),
+``infos[i]["terminal_observation"]`` (a frame; with an encoder the last frame is not encoded
+and the key is absent, so SB3 does not bootstrap that env's value),
 ``infos[i]["TimeLimit.truncated"]`` says whether the episode was cut by a time limit. Needs ``stable-baselines3`` (``pip install
 silot[sb3]``).
 
@@ -84,7 +85,8 @@ class SB3VecEnv(VecEnv):
         final_obs = infos.get("final_obs")
         for i in np.flatnonzero(dones):
             per_env[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-            per_env[i]["terminal_observation"] = self._obs(final_obs[i])
+            if final_obs is not None and final_obs[i] is not None:
+                per_env[i]["terminal_observation"] = self._obs(final_obs[i])
         return self._obs(obs), rewards.astype(np.float32), dones, per_env
 
     def close(self) -> None:

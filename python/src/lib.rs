@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use candle_core::{DType, Device};
 use ndarray::{Array2, Array3, Axis};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -89,14 +89,11 @@ fn obs_shape(space: &Space) -> PyResult<[usize; 3]> {
 }
 
 fn action(a: i64, n: usize) -> PyResult<usize> {
-    usize::try_from(a)
-        .ok()
-        .filter(|&a| a < n)
-        .ok_or_else(|| {
-            invalid(format!(
-                "invalid action {a}: the action space is Discrete({n}), use 0..{n}"
-            ))
-        })
+    usize::try_from(a).ok().filter(|&a| a < n).ok_or_else(|| {
+        invalid(format!(
+            "invalid action {a}: the action space is Discrete({n}), use 0..{n}"
+        ))
+    })
 }
 
 /// Ground-truth objects as `(ids (n,) int64, boxes (n, 4) float32 top/left/bottom/right)`.
@@ -211,7 +208,10 @@ fn objects_obs<'py>(
     let d = PyDict::new(py);
     match b {
         Some(b) => {
-            d.set_item("features", features.index_axis_move(Axis(0), b).into_pyarray(py))?;
+            d.set_item(
+                "features",
+                features.index_axis_move(Axis(0), b).into_pyarray(py),
+            )?;
             d.set_item("pres", objects.pres.row(b).to_owned().into_pyarray(py))?;
             d.set_item("ids", ids.index_axis_move(Axis(0), b).into_pyarray(py))?;
         }
@@ -514,7 +514,10 @@ impl PyVecEnv {
             }
         })
         .map_err(err)?;
-        Ok((self.obs(py)?, vector_infos(py, self.inner.venv().infos(), None)?))
+        Ok((
+            self.obs(py)?,
+            vector_infos(py, self.inner.venv().infos(), None)?,
+        ))
     }
 
     /// Step env `i` with `actions[i]` (int64): `(obs, rewards float64, terminated, truncated,
@@ -594,18 +597,15 @@ impl PyVecEnv {
         if !ended.iter().any(|&e| e) {
             return Ok(());
         }
-        let mut obs: Vec<Py<PyAny>> = Vec::with_capacity(n);
-        for (i, &e) in ended.iter().enumerate() {
-            obs.push(match (&self.inner, v.final_obs(i)) {
-                (_, _) if !e => py.None(),
-                (Many::Objects(o), _) => match o.final_objects() {
-                    Some(f) => objects_obs(py, f, Some(i))?.into_any().unbind(),
-                    None => py.None(),
-                },
-                (Many::Frames(_), Some(f)) => frame_obs(py, f).unbind(),
-                (Many::Frames(_), None) => py.None(),
-            });
-        }
+        // With an encoder, final frames are not encoded (None): the wrapper encodes an ended
+        // env's reset frame, not its last one.
+        let frames = matches!(self.inner, Many::Frames(_));
+        let obs: Vec<Py<PyAny>> = (0..n)
+            .map(|i| match v.final_obs(i) {
+                Some(f) if frames && ended[i] => frame_obs(py, f).unbind(),
+                _ => py.None(),
+            })
+            .collect();
         let finals: Vec<Info> = (0..n)
             .map(|i| v.final_info(i).cloned().unwrap_or_default())
             .collect();

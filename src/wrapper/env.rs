@@ -102,6 +102,11 @@ impl<E: Env> ObjectCentricEnv<E> {
         &self.frame
     }
 
+    /// The object set of the last reset or step.
+    pub fn objects(&self) -> &ObjectBatch {
+        &self.objects
+    }
+
     /// The info of the last reset or step.
     pub fn last_info(&self) -> &Info {
         &self.info[0]
