@@ -205,6 +205,7 @@ impl train::source::ClipSource for Squares {
         Ok(train::source::ClipBatch {
             frames,
             offsets: vec![[0.0, 0.0]; spec.batch],
+            positions: None,
         })
     }
 }
@@ -703,4 +704,77 @@ fn keep_every_keeps_full_checkpoints_of_those_steps() {
         tr.load(&dir.path().join("kept").join(name)).unwrap();
         assert_eq!(tr.progress.global_step, step);
     }
+}
+
+/// `moving_squares` as a clip batch with stream positions.
+fn squares_batch(
+    b: usize,
+    t: usize,
+    seed: u64,
+    positions: Option<Vec<silot::data::ClipPosition>>,
+) -> train::source::ClipBatch {
+    let x = moving_squares(b, t, 24, 24, seed);
+    let v: Vec<f32> = x
+        .permute((0, 1, 3, 4, 2))
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap();
+    let bytes: Vec<u8> = v.iter().map(|f| (f * 255.0).round() as u8).collect();
+    train::source::ClipBatch {
+        frames: ndarray::Array5::from_shape_vec((b, t, 24, 24, 3), bytes).unwrap(),
+        offsets: vec![[0.0, 0.0]; b],
+        positions,
+    }
+}
+
+/// Training on streams: a clip that continues its slot's previous clip (same episode, starting
+/// right after it) starts from the objects that clip ended with; any other starts afresh; with
+/// `train.streams` off positions change nothing.
+#[test]
+fn stream_training_carries_objects_only_into_continuing_clips() {
+    use silot::data::ClipPosition;
+    let at = |episode, start| ClipPosition {
+        episode,
+        start,
+        len: 2,
+    };
+    let mut cfg = smoke_cfg();
+    cfg.train.streams = true;
+    cfg.train.rollout_envs = cfg.train.batch_size.max(2);
+    let first = squares_batch(2, 2, 1, Some(vec![at(1, 0), at(1, 0)]));
+    // Slot 0 goes on; slot 1 is a new episode; then slot 0 skips a frame and slot 1 goes on.
+    let second = squares_batch(2, 2, 2, Some(vec![at(1, 2), at(2, 0)]));
+    let third = squares_batch(2, 2, 3, Some(vec![at(1, 5), at(2, 2)]));
+    let dev = Device::Cpu;
+    let mut tr = Trainer::new(&cfg, &dev).unwrap();
+    let continued: Vec<usize> = [&first, &second, &third]
+        .iter()
+        .map(|b| tr.train_batch(b).unwrap().streams_continued)
+        .collect();
+    assert_eq!(continued, vec![0, 1, 1]);
+
+    // The carried objects change the update: the same batches without positions (every clip
+    // from the null set) give another loss at the second step, and equal ones at the first.
+    let plain = |b: &train::source::ClipBatch| train::source::ClipBatch {
+        positions: None,
+        ..b.clone()
+    };
+    let mut fresh = Trainer::new(&cfg, &dev).unwrap();
+    let l1 = fresh.train_batch(&plain(&first)).unwrap();
+    let l2 = fresh.train_batch(&plain(&second)).unwrap();
+    let mut streamed = Trainer::new(&cfg, &dev).unwrap();
+    let s1 = streamed.train_batch(&first).unwrap();
+    let s2 = streamed.train_batch(&second).unwrap();
+    assert_eq!(l1.loss, s1.loss);
+    assert_ne!(l2.loss, s2.loss);
+    assert_eq!(l2.streams_continued, 0);
+
+    // With train.streams off, positions are ignored.
+    cfg.train.streams = false;
+    let mut off = Trainer::new(&cfg, &dev).unwrap();
+    off.train_batch(&first).unwrap();
+    let o2 = off.train_batch(&second).unwrap();
+    assert_eq!((o2.loss, o2.streams_continued), (l2.loss, 0));
 }

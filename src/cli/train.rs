@@ -104,7 +104,16 @@ fn rollout_source(
     let envs = (0..cfg.train.rollout_env_count())
         .map(|_| registry::make_from_spec_split(&exp.env, split))
         .collect::<crate::Result<Vec<_>>>()?;
-    Ok(if exp.env.is_atari() && !fresh {
+    Ok(if cfg.train.streams && split == Split::Train {
+        if fresh {
+            return Err(crate::Error::Invalid(
+                "train.streams cuts gap-free clips from running episodes; drop --fresh-clips"
+                    .into(),
+            ));
+        }
+        let warmup = if exp.env.is_atari() { 300 } else { 0 };
+        Box::new(RolloutSource::streams(envs, warmup)?)
+    } else if exp.env.is_atari() && !fresh {
         Box::new(RolloutSource::continuing(envs, 300, gap)?)
     } else {
         let warmup = if exp.env.is_atari() { 300 } else { 0 };
@@ -203,6 +212,12 @@ fn train_one(
     let (mut source, val_source): (Box<dyn ClipSource>, Option<Box<dyn ClipSource>>) = match &a.data
     {
         Some(dir) => {
+            if cfg.train.streams {
+                anyhow::bail!(
+                    "train.streams trains on running episodes and needs clips rolled out from the env; drop --data `{}` or set train.streams = false",
+                    dir.display()
+                );
+            }
             let data = DatasetSource::open(dir)?;
             let recorded = dataset_env(data.meta());
             check_env_matches(Some(&recorded), &env, a.allow_env_mismatch, dir).map_err(|_| {

@@ -4,7 +4,7 @@ pub mod dataset;
 pub mod rollout;
 
 pub use dataset::{Dataset, DatasetMeta, DatasetWriter};
-pub use rollout::{collect_clip, EpisodeStream, RolloutOptions};
+pub use rollout::{collect_clip, ClipPosition, EpisodeStream, RolloutOptions};
 
 use ndarray::Array4;
 

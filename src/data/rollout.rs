@@ -136,10 +136,44 @@ fn random_steps(
 pub struct EpisodeStream {
     opts: RolloutOptions,
     max_gap: usize,
+    /// Contiguous mode ([`EpisodeStream::contiguous`]): every clip starts at the frame after the
+    /// previous clip's last, and later episodes at their reset.
+    contiguous: bool,
     /// Last observation of the running episode (`None` before the first reset or after an end).
     last: Option<ndarray::Array3<u8>>,
     /// Whether the first episode has started (later ones skip the warm-up).
     started: bool,
+    /// Episodes started so far (the running one's number, from 1).
+    episode: u64,
+    /// Index of `last` in its episode (0 = the reset's observation).
+    frame: u64,
+    /// Where the last clip returned lies.
+    position: Option<ClipPosition>,
+}
+
+/// Where a clip lies in its stream: which episode, and the index of its first frame in that
+/// episode (0 = the reset's observation). Two clips of one stream are successive, without a gap
+/// or an overlap, when the second starts at [`ClipPosition::next`] of the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClipPosition {
+    /// The stream's episode number (from 1; equal numbers = the same episode of the same stream).
+    pub episode: u64,
+    /// The clip's first frame, counted from the episode's reset.
+    pub start: u64,
+    /// Frames in the clip.
+    pub len: u64,
+}
+
+impl ClipPosition {
+    /// The position a clip must have to continue this one without a gap.
+    pub fn next(&self) -> (u64, u64) {
+        (self.episode, self.start + self.len)
+    }
+
+    /// Whether `other` starts right after this clip ends, in the same episode.
+    pub fn is_followed_by(&self, other: &ClipPosition) -> bool {
+        self.next() == (other.episode, other.start)
+    }
 }
 
 impl EpisodeStream {
@@ -148,9 +182,29 @@ impl EpisodeStream {
         Self {
             opts,
             max_gap,
+            contiguous: false,
             last: None,
             started: false,
+            episode: 0,
+            frame: 0,
+            position: None,
         }
+    }
+
+    /// A stream whose clips follow each other without a gap (clip `n + 1` starts at the frame
+    /// after clip `n`'s last) and whose later episodes start at their reset (the first episode
+    /// after a random warm-up of `0..=max_warmup_steps` steps): the frames a wrapper's encoder
+    /// sees, cut into clips, for training on streams.
+    pub fn contiguous(opts: RolloutOptions) -> Self {
+        Self {
+            contiguous: true,
+            ..Self::new(opts, 0)
+        }
+    }
+
+    /// Where the last clip [`EpisodeStream::next_clip`] returned lies.
+    pub fn position(&self) -> Option<ClipPosition> {
+        self.position
     }
 
     /// Use `opts` for the next clips (e.g. another clip length); the running episode goes on.
@@ -167,6 +221,7 @@ impl EpisodeStream {
             self.last = None;
             return Ok(false);
         }
+        self.frame += n as u64;
         Ok(true)
     }
 
@@ -185,16 +240,24 @@ impl EpisodeStream {
                 let reset_seed = seed.wrapping_add((attempt as u64) << 40);
                 env.reset_into(Some(reset_seed), &ResetOptions::default(), obs.view_mut())?;
                 self.last = Some(obs);
-                let most = if self.started {
-                    self.max_gap
-                } else {
+                self.episode += 1;
+                self.frame = 0;
+                let most = if !self.started {
                     self.opts.max_warmup_steps
+                } else if self.contiguous {
+                    0
+                } else {
+                    self.max_gap
                 };
                 self.started = true;
                 let warmup = rng.gen_range(0..=most);
                 self.advance(env, warmup, &mut rng)?
             } else {
-                let gap = rng.gen_range(0..=self.max_gap);
+                let gap = if self.contiguous {
+                    1
+                } else {
+                    rng.gen_range(0..=self.max_gap)
+                };
                 self.advance(env, gap, &mut rng)?
             };
             let Some(last) = self.last.as_ref().filter(|_| started) else {
@@ -212,9 +275,15 @@ impl EpisodeStream {
                 }
             }
             if ok {
+                self.position = Some(ClipPosition {
+                    episode: self.episode,
+                    start: self.frame,
+                    len: t_len as u64,
+                });
                 if let Some(last) = self.last.as_mut() {
                     last.assign(&frames.index_axis(ndarray::Axis(0), t_len - 1));
                 }
+                self.frame += t_len as u64 - 1;
                 return Ok(frames);
             }
         }

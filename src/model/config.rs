@@ -675,6 +675,17 @@ pub struct TrainConfig {
     /// Not written to saved configs when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub train_only: Vec<String>,
+    /// Train on streams (docs/streams.md): clip `b` of successive batches comes from env `b`'s
+    /// running episode without a gap, at the same crop window, and the model starts each clip
+    /// from the objects its slot ended the previous clip with (detached: gradients stay within a
+    /// clip, truncated back-propagation through time), their presence decided as at inference
+    /// ([`PresenceCarry::Binary`]); a clip that starts a new episode starts from the null set.
+    /// So the model learns from the slot contents, recurrent states and presences it meets after
+    /// hundreds of steps, not only from a clip's first frames. Needs envs as the clip source
+    /// and `rollout_envs >= batch_size` (one env per clip). Default false (the reference:
+    /// independent clips); not written to saved configs when false.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub streams: bool,
 }
 
 /// [`TrainConfig::rollout_envs`]'s default.
@@ -725,6 +736,7 @@ impl Default for TrainConfig {
             rollout_envs: DEFAULT_ROLLOUT_ENVS,
             val_seed: 0,
             train_only: Vec::new(),
+            streams: false,
         }
     }
 }
@@ -754,6 +766,16 @@ impl TrainConfig {
             if v == 0 {
                 return Err(bad(k, "must be >= 1".into()));
             }
+        }
+        if self.streams && self.rollout_envs < self.batch_size {
+            return Err(bad(
+                "streams",
+                format!(
+                    "needs one env per clip of a batch, but rollout_envs = {} < batch_size = {}: \
+                     set rollout_envs = {}",
+                    self.rollout_envs, self.batch_size, self.batch_size
+                ),
+            ));
         }
         if let Some(caps) = &self.max_stage_steps {
             if caps.values().contains(&0) {

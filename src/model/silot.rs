@@ -233,6 +233,82 @@ impl Silot {
         })
     }
 
+    /// The state a training clip starts from on a stream (`train.streams`, docs/streams.md):
+    /// stream `b` with `continues[b]` starts from the objects `carried` ended its previous clip
+    /// with, detached (gradients stay within a clip) and with presence decided as at inference
+    /// ([`PresenceCarry::Binary`]); the others start from `fresh`, the clip's
+    /// [`Silot::initial_state`], whose crop offsets every stream keeps.
+    pub fn continue_streams(
+        &self,
+        fresh: CarriedState,
+        carried: &CarriedState,
+        continues: &[bool],
+    ) -> Result<CarriedState> {
+        let (b, k) = fresh.objects.dims()?;
+        if carried.objects.dims()? != (b, k) || continues.len() != b {
+            return Err(candle_core::Error::Msg(format!(
+                "continuing {} streams of {k} objects from {:?} carried objects and {} flags",
+                b,
+                carried.objects.dims()?,
+                continues.len()
+            )));
+        }
+        if !continues.contains(&true) {
+            return Ok(fresh);
+        }
+        let decided = decide_presence(&carried.objects.detach(), PresenceCarry::Binary)?;
+        let dtype = fresh.objects.pres.dtype();
+        let dev = fresh.objects.pres.device();
+        let flags: Vec<f32> = continues.iter().map(|&c| f32::from(u8::from(c))).collect();
+        // (B, 1, 1): 1 where the stream continues.
+        let keep = Tensor::from_vec(flags, (b, 1, 1), dev)?.to_dtype(dtype)?;
+        let drop = keep.affine(-1.0, 1.0)?;
+        let mix = |c: &Tensor, f: &Tensor| -> Result<Tensor> {
+            c.broadcast_mul(&keep)?.add(&f.broadcast_mul(&drop)?)
+        };
+        let per_slot = |c: &[u64], f: &[u64]| -> Vec<u64> {
+            (0..b * k)
+                .map(|i| if continues[i / k] { c[i] } else { f[i] })
+                .collect()
+        };
+        let (c, f) = (&decided, &fresh.objects);
+        let objects = Objects {
+            where_: mix(&c.where_, &f.where_)?,
+            abs_posn: mix(&c.abs_posn, &f.abs_posn)?,
+            what: mix(&c.what, &f.what)?,
+            depth: mix(&c.depth, &f.depth)?,
+            pres: mix(&c.pres, &f.pres)?,
+            size_logit: mix(&c.size_logit, &f.size_logit)?,
+            depth_logit: mix(&c.depth_logit, &f.depth_logit)?,
+            prop_state: mix(&c.prop_state, &f.prop_state)?,
+            prior_prop_state: mix(&c.prior_prop_state, &f.prior_prop_state)?,
+            ids: per_slot(&c.ids, &f.ids),
+            is_new: (0..b * k)
+                .map(|i| continues[i / k] && c.is_new[i])
+                .collect(),
+        };
+        let next_id = (0..b)
+            .map(|i| {
+                if continues[i] {
+                    carried.next_id[i]
+                } else {
+                    fresh.next_id[i]
+                }
+            })
+            .collect();
+        Ok(CarriedState {
+            objects,
+            next_id,
+            // Discovery dropout starts at t > 0: only when every stream goes on.
+            t: if continues.iter().all(|&c| c) {
+                carried.t
+            } else {
+                0
+            },
+            offset: fresh.offset,
+        })
+    }
+
     /// Backbone features `(N, F, gh, gw)` of frames `(N, 3, H, W)`. With `training` off the
     /// channels-last inference path runs (same values, no gradients).
     pub fn backbone(&self, frames: &Tensor, training: bool) -> Result<Tensor> {
@@ -593,5 +669,60 @@ mod tests {
             .flat_map(|&v| [v; 4])
             .collect();
         assert_eq!(w, expect);
+    }
+
+    #[test]
+    fn continued_streams_take_their_decided_objects_and_the_others_start_afresh() {
+        let dev = Device::Cpu;
+        let cfg = crate::model::RunConfig::from_toml(
+            include_str!("../../envs/smoke.toml"),
+            "envs/smoke.toml",
+        )
+        .unwrap()
+        .model;
+        let (_, model) = Silot::build(&cfg, 0, DType::F32, &dev).unwrap();
+        let off = Tensor::new(&[[0.0f32, 0.0], [3.0, 6.0]], &dev).unwrap();
+        let fresh = model.initial_state(2, 3, Some(&off), &dev).unwrap();
+        let mut carried = model.initial_state(2, 3, None, &dev).unwrap();
+        carried.objects.pres =
+            Tensor::new(&[[[0.9f32], [0.2], [0.7]], [[1.0], [1.0], [1.0]]], &dev).unwrap();
+        carried.objects.where_ = Tensor::ones((2, 3, 4), DType::F32, &dev).unwrap();
+        carried.objects.ids = vec![1, 2, 3, 4, 5, 6];
+        carried.next_id = vec![4, 7];
+        carried.t = 8;
+        let c = model
+            .continue_streams(fresh.clone(), &carried, &[true, false])
+            .unwrap();
+        let pres: Vec<f32> = c.objects.pres.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(pres, vec![1.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+        let w: Vec<f32> = c.objects.where_.flatten_all().unwrap().to_vec1().unwrap();
+        // Stream 0: its present objects keep their boxes, the gone tracked one is emptied;
+        // stream 1: the null set.
+        let row = |v: f32| [v; 4];
+        let want: Vec<f32> = [1.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+            .iter()
+            .flat_map(|&v| row(v))
+            .collect();
+        assert_eq!(w, want);
+        assert_eq!(c.objects.ids, vec![1, 2, 3, 0, 0, 0]);
+        assert_eq!(c.next_id, vec![4, 0]);
+        assert_eq!(
+            c.t, 0,
+            "a fresh stream: no discovery dropout at the first frame"
+        );
+        let o: Vec<f32> = c.offset.flatten_all().unwrap().to_vec1().unwrap();
+        let f: Vec<f32> = fresh.offset.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(o, f);
+        let all = model
+            .continue_streams(fresh.clone(), &carried, &[true, true])
+            .unwrap();
+        assert_eq!((all.t, all.next_id.clone()), (8, vec![4, 7]));
+        let none = model
+            .continue_streams(fresh, &carried, &[false, false])
+            .unwrap();
+        assert_eq!(none.objects.ids, vec![0; 6]);
+        assert!(model
+            .continue_streams(none.clone(), &carried, &[true])
+            .is_err());
     }
 }

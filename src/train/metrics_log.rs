@@ -47,6 +47,10 @@ pub struct MetricsRecord {
     /// `train.val_full_frames`), as an object; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_frame: Option<super::ObjectStats>,
+    /// Train lines with `train.streams`: the batch's clips that continued their stream's
+    /// previous clip (started from its objects); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams_continued: Option<usize>,
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
@@ -149,6 +153,7 @@ mod tests {
             grad_norms: None,
             objects,
             full_frame: None,
+            streams_continued: None,
             score: Some(3.0),
             loss: LossBreakdown::default(),
         }
@@ -225,6 +230,7 @@ mod tests {
         };
         let rec = MetricsRecord {
             full_frame: Some(stats),
+            streams_continued: None,
             ..val_record(None)
         };
         let line = serde_json::to_string(&rec).unwrap();

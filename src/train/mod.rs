@@ -40,9 +40,10 @@ use candle_nn::VarMap;
 use serde::{Deserialize, Serialize};
 
 use crate::checkpoint;
+use crate::data::ClipPosition;
 use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
-use crate::model::{LossBreakdown, Silot, StepCtx};
+use crate::model::{CarriedState, LossBreakdown, Silot, StepCtx};
 use crate::rng::SeededRng;
 use crate::seed::mix_seed;
 use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
@@ -63,6 +64,9 @@ pub struct StepStats {
     pub lr: f64,
     /// Count-prior log-odds.
     pub count_prior_log_odds: f64,
+    /// Clips that started from the objects their stream's previous clip ended with
+    /// (`train.streams`; 0 otherwise).
+    pub streams_continued: usize,
 }
 
 /// Progress of a run, saved in the checkpoint's `extra` JSON.
@@ -113,6 +117,11 @@ pub struct Trainer {
     /// The last update's per-parameter sums of squared gradients (before clipping), in `vars`
     /// order.
     last_grad_squares: Vec<f64>,
+    /// Training on streams (`train.streams`): the objects the last update's clips ended with
+    /// (detached) and where those clips lie, for the next batch's clips that continue them.
+    /// Not checkpointed: after a resume (when the source's streams restart too) every stream
+    /// starts afresh.
+    stream_carry: Option<(CarriedState, Vec<ClipPosition>)>,
 }
 
 fn sorted_vars(varmap: &VarMap) -> Result<Vec<(String, Var)>> {
@@ -154,6 +163,7 @@ impl Trainer {
             trained,
             device: device.clone(),
             last_grad_squares: Vec::new(),
+            stream_carry: None,
         })
     }
 
@@ -168,8 +178,39 @@ impl Trainer {
         &self.vars
     }
 
-    /// One update on a batch `frames (B, T, 3, H, W)`, `offsets (B, 2)` pixels.
+    /// One update on a batch `frames (B, T, 3, H, W)`, `offsets (B, 2)` pixels, of independent
+    /// clips (every clip starts from the null object set).
     pub fn train_step(&mut self, frames: &Tensor, offsets: &Tensor) -> Result<StepStats> {
+        self.train_step_at(frames, offsets, None)
+    }
+
+    /// One update on `batch`; with `train.streams`, its clips that continue the last update's
+    /// ([`ClipBatch::positions`]) start from the objects those ended with
+    /// ([`Silot::continue_streams`]).
+    pub fn train_batch(&mut self, batch: &ClipBatch) -> Result<StepStats> {
+        let frames = batch.frames_tensor(&self.device)?;
+        let offsets = batch.offsets_tensor(&self.device)?;
+        self.train_step_at(&frames, &offsets, batch.positions.as_deref())
+    }
+
+    /// The clips of this batch that continue the last update's, if training on streams.
+    fn continues(&self, positions: Option<&[ClipPosition]>) -> Option<Vec<bool>> {
+        let (_, prev) = self.stream_carry.as_ref()?;
+        let now = positions?;
+        (self.cfg.train.streams && prev.len() == now.len()).then(|| {
+            prev.iter()
+                .zip(now)
+                .map(|(p, q)| p.is_followed_by(q))
+                .collect()
+        })
+    }
+
+    fn train_step_at(
+        &mut self,
+        frames: &Tensor,
+        offsets: &Tensor,
+        positions: Option<&[ClipPosition]>,
+    ) -> Result<StepStats> {
         let t = &self.cfg.train;
         let (stage, step) = (self.progress.stage, self.progress.stage_step);
         let n_frames = schedule::n_frames(t, stage, step);
@@ -185,14 +226,29 @@ impl Trainer {
             reconstruct: true,
         };
         let b = frames.dim(0)?;
-        let state =
+        let fresh =
             self.model
                 .initial_state(b, self.cfg.model.n_objects, Some(offsets), &self.device)?;
+        let continues = self.continues(positions);
+        let state = match (&continues, &self.stream_carry) {
+            (Some(c), Some((carried, _))) => self.model.continue_streams(fresh, carried, c)?,
+            _ => fresh,
+        };
         let out = {
             let _span = tracing::trace_span!("forward").entered();
             self.model
                 .run_clip(frames, state, &mut ctx, Some(n_frames))?
         };
+        // Where the clips end: the frames run (the curriculum may run fewer than given).
+        self.stream_carry = match positions {
+            Some(p) if self.cfg.train.streams => {
+                let ran = n_frames.min(frames.dim(1)?) as u64;
+                let ends = p.iter().map(|q| ClipPosition { len: ran, ..*q }).collect();
+                Some((out.state.detach(), ends))
+            }
+            _ => None,
+        };
+        let streams_continued = continues.map_or(0, |c| c.iter().filter(|&&x| x).count());
         let total = out.losses.total()?;
         let loss = out.losses.breakdown()?;
         if !loss.total.is_finite() {
@@ -234,6 +290,7 @@ impl Trainer {
             n_frames,
             lr,
             count_prior_log_odds: count,
+            streams_continued,
         })
     }
 
@@ -354,6 +411,7 @@ impl Trainer {
         let meta =
             checkpoint::load_checkpoint(dir, &self.varmap, adam, Some(&self.cfg.to_toml()?))?;
         self.progress = progress_of(dir, &meta)?;
+        self.stream_carry = None;
         Ok(())
     }
 
@@ -384,6 +442,7 @@ impl Trainer {
         progress.early.patience = t.patience;
         progress.early.patience_start = schedule::patience_start(t, progress.stage);
         self.progress = progress;
+        self.stream_carry = None;
         Ok(())
     }
 
@@ -424,6 +483,7 @@ impl Trainer {
             }
         }
         let t = &self.cfg.train;
+        self.stream_carry = None;
         self.progress.stage += 1;
         self.progress.stage_step = 0;
         self.progress.early =

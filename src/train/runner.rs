@@ -423,6 +423,7 @@ fn train_record(
         grad_norms: (!groups.is_empty()).then(|| groups.into_iter().collect()),
         objects: None,
         full_frame: None,
+        streams_continued: trainer.cfg.train.streams.then_some(stats.streams_continued),
         score: None,
         loss: stats.loss,
     }
@@ -454,6 +455,7 @@ fn validate_and_judge(
         grad_norms: None,
         objects: v.objects,
         full_frame: v.full_frame,
+        streams_continued: None,
         score: Some(v.score),
         loss: v.loss,
     })?;
@@ -521,9 +523,7 @@ pub fn run_with_validator(
                 // The next step's spec if the stage goes on (a new stage re-makes its batch).
                 prefetch.start(scope, gs0 + 1, spec_at(stage, step + 1));
             }
-            let frames = batch.frames_tensor(&opts.device)?;
-            let offsets = batch.offsets_tensor(&opts.device)?;
-            let stats = trainer.train_step(&frames, &offsets)?;
+            let stats = trainer.train_batch(&batch)?;
             last = stats.loss;
             let gs = trainer.progress.global_step;
             if gs % t.log_every == 0 || gs == 1 {

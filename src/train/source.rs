@@ -6,9 +6,13 @@
 use candle_core::{DType, Device, Tensor};
 use ndarray::{s, Array5};
 
+use crate::data::ClipPosition;
 use crate::env::{Env, ResetOptions};
 use crate::error::{Error, Result};
 use crate::rng::SeededRng;
+
+/// One rolled-out clip `(T, H, W, 3)` and, from a continuing source, where it lies in its stream.
+type Clip = (ndarray::Array4<u8>, Option<ClipPosition>);
 
 /// What a batch should look like.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +53,9 @@ pub struct ClipBatch {
     pub frames: Array5<u8>,
     /// Per clip: crop offset `(y, x)` in pixels of the frames relative to the full frame.
     pub offsets: Vec<[f32; 2]>,
+    /// Per clip: where it lies in its stream, for sources whose clip `b` of successive batches
+    /// comes from one running env ([`RolloutSource::streams`]); `None` for independent clips.
+    pub positions: Option<Vec<crate::data::ClipPosition>>,
 }
 
 impl ClipBatch {
@@ -173,7 +180,11 @@ impl<E: Env + ?Sized> ClipSource for Box<E> {
             offsets.push([oy as f32, ox as f32]);
         }
         let frames = out.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
-        Ok(ClipBatch { frames, offsets })
+        Ok(ClipBatch {
+            frames,
+            offsets,
+            positions: None,
+        })
     }
 }
 
@@ -206,7 +217,7 @@ fn crop_at(
     at_top: bool,
     draws: [u64; 2],
 ) -> Result<[f32; 2]> {
-    let (t, fh, fw, _) = clip.dim();
+    let (_, fh, fw, _) = clip.dim();
     let [ch, cw] = crop;
     if ch > fh || cw > fw {
         return Err(Error::Invalid(format!(
@@ -215,6 +226,25 @@ fn crop_at(
     }
     let oy = crop_row(draws[0], fh, ch, at_top);
     let ox = (draws[1] % (fw - cw + 1) as u64) as usize;
+    crop_window(arr, bi, clip, [ch, cw], [oy, ox])
+}
+
+/// Copy the `crop` window at `origin` `(y, x)` of one clip `(T, H, W, 3)` into `arr[bi]`; returns
+/// the origin as the clip's offset.
+fn crop_window(
+    arr: &mut Array5<u8>,
+    bi: usize,
+    clip: &ndarray::Array4<u8>,
+    crop: [usize; 2],
+    origin: [usize; 2],
+) -> Result<[f32; 2]> {
+    let (t, fh, fw, _) = clip.dim();
+    let ([ch, cw], [oy, ox]) = (crop, origin);
+    if oy + ch > fh || ox + cw > fw {
+        return Err(Error::Invalid(format!(
+            "crop {ch}x{cw} at ({oy}, {ox}) does not fit the {fh}x{fw} frames"
+        )));
+    }
     arr.slice_mut(s![bi, .., .., .., ..]).assign(&clip.slice(s![
         ..t,
         oy..oy + ch,
@@ -281,7 +311,11 @@ impl ClipSource for DatasetSource {
                 rng,
             )?);
         }
-        Ok(ClipBatch { frames, offsets })
+        Ok(ClipBatch {
+            frames,
+            offsets,
+            positions: None,
+        })
     }
 }
 
@@ -304,6 +338,11 @@ pub struct RolloutSource {
     max_gap: Option<usize>,
     /// Per env, its episode stream (continuing mode; built on the first batch).
     streams: Vec<crate::data::EpisodeStream>,
+    /// Stream mode ([`RolloutSource::streams`]): gap-free clips, clip `b` of every batch from
+    /// env `b`, the crop window kept along an episode.
+    contiguous: bool,
+    /// Stream mode: per batch slot, the last clip's position and crop origin `(y, x)`.
+    slots: Vec<Option<(ClipPosition, [usize; 2])>>,
 }
 
 impl RolloutSource {
@@ -314,6 +353,8 @@ impl RolloutSource {
             max_warmup_steps,
             max_gap: None,
             streams: Vec::new(),
+            contiguous: false,
+            slots: Vec::new(),
         }
     }
 
@@ -329,6 +370,8 @@ impl RolloutSource {
             max_warmup_steps,
             max_gap: None,
             streams: Vec::new(),
+            contiguous: false,
+            slots: Vec::new(),
         })
     }
 
@@ -345,16 +388,30 @@ impl RolloutSource {
         Ok(s)
     }
 
-    /// Clips for `seeds`, in order, spread over the envs (env `w` takes clips `w, w + n, …`).
-    fn collect(
-        &mut self,
-        seeds: &[u64],
-        opts: &crate::data::RolloutOptions,
-    ) -> Result<Vec<ndarray::Array4<u8>>> {
+    /// Streams for training on streams: one env per clip of a batch (`envs.len()` must equal
+    /// the batch size), clip `b` of successive batches cut from env `b`'s running episode
+    /// without a gap ([`crate::data::EpisodeStream::contiguous`]), cropped at the same window
+    /// until the episode ends; [`ClipBatch::positions`] says which clips continue their slot's
+    /// previous one. The first episode of each env starts after `0..=max_warmup_steps` random
+    /// steps, later ones at their reset.
+    pub fn streams(envs: Vec<Box<dyn Env>>, max_warmup_steps: usize) -> Result<Self> {
+        let mut s = Self::continuing(envs, max_warmup_steps, 0)?;
+        s.contiguous = true;
+        Ok(s)
+    }
+
+    /// Clips for `seeds`, in order, spread over the envs (env `w` takes clips `w, w + n, …`),
+    /// with their positions in their streams (continuing modes).
+    fn collect(&mut self, seeds: &[u64], opts: &crate::data::RolloutOptions) -> Result<Vec<Clip>> {
         let n = self.envs.len();
         if let Some(gap) = self.max_gap {
             if self.streams.len() != n {
-                self.streams = vec![crate::data::EpisodeStream::new(*opts, gap); n];
+                let stream = if self.contiguous {
+                    crate::data::EpisodeStream::contiguous(*opts)
+                } else {
+                    crate::data::EpisodeStream::new(*opts, gap)
+                };
+                self.streams = vec![stream; n];
             }
             // This batch's clip length (it changes with the frames curriculum); the episodes
             // run on.
@@ -364,10 +421,10 @@ impl RolloutSource {
         let one_clip = |env: &mut dyn Env,
                         stream: Option<&mut crate::data::EpisodeStream>,
                         seed: u64|
-         -> Result<ndarray::Array4<u8>> {
+         -> Result<Clip> {
             match stream {
-                Some(st) => st.next_clip(env, seed),
-                None => Ok(crate::data::collect_clip(env, seed, opts)?.frames),
+                Some(st) => Ok((st.next_clip(env, seed)?, st.position())),
+                None => Ok((crate::data::collect_clip(env, seed, opts)?.frames, None)),
             }
         };
         let mut streams: Vec<Option<&mut crate::data::EpisodeStream>> = if continuing {
@@ -383,7 +440,7 @@ impl RolloutSource {
                 .map(|&sd| one_clip(env, stream.as_deref_mut(), sd))
                 .collect();
         }
-        let mut out: Vec<Option<ndarray::Array4<u8>>> = vec![None; seeds.len()];
+        let mut out: Vec<Option<Clip>> = vec![None; seeds.len()];
         std::thread::scope(|sc| -> Result<()> {
             let handles: Vec<_> = self
                 .envs
@@ -391,7 +448,7 @@ impl RolloutSource {
                 .zip(streams)
                 .enumerate()
                 .map(|(w, (env, mut stream))| {
-                    sc.spawn(move || -> Result<Vec<(usize, ndarray::Array4<u8>)>> {
+                    sc.spawn(move || -> Result<Vec<(usize, Clip)>> {
                         (w..seeds.len())
                             .step_by(n)
                             .map(|bi| {
@@ -431,25 +488,66 @@ impl ClipSource for RolloutSource {
             .map(|_| [rng.next_u64(), rng.next_u64(), rng.next_u64()])
             .collect();
         let seeds: Vec<u64> = draws.iter().map(|d| d[0]).collect();
+        if self.contiguous && spec.batch != self.envs.len() {
+            return Err(Error::Invalid(format!(
+                "training on streams needs one env per clip of a batch, but the batch has {} \
+                 clips and the source {} envs: set train.rollout_envs = train.batch_size",
+                spec.batch,
+                self.envs.len()
+            )));
+        }
         let clips = self.collect(&seeds, &opts)?;
+        if self.contiguous && self.slots.len() != spec.batch {
+            self.slots = vec![None; spec.batch];
+        }
         let mut frames: Option<Array5<u8>> = None;
         let mut offsets = Vec::with_capacity(spec.batch);
-        for (bi, clip) in clips.iter().enumerate() {
+        for (bi, (clip, pos)) in clips.iter().enumerate() {
             let (_, fh, fw, _) = clip.dim();
             let [ch, cw] = spec.crop.unwrap_or([fh, fw]);
             let arr =
                 frames.get_or_insert_with(|| Array5::zeros((spec.batch, spec.n_frames, ch, cw, 3)));
-            offsets.push(crop_at(
-                arr,
-                bi,
-                clip,
-                [ch, cw],
-                spec.at_top(bi),
-                [draws[bi][1], draws[bi][2]],
-            )?);
+            // Stream mode: a clip that continues its slot's previous one keeps its window.
+            let kept = match (self.slots.get(bi), pos) {
+                (Some(Some((prev, origin))), Some(p)) if prev.is_followed_by(p) => Some(*origin),
+                _ => None,
+            };
+            let offset = match kept {
+                Some(origin) => crop_window(arr, bi, clip, [ch, cw], origin)?,
+                None => crop_at(
+                    arr,
+                    bi,
+                    clip,
+                    [ch, cw],
+                    spec.at_top(bi),
+                    [draws[bi][1], draws[bi][2]],
+                )?,
+            };
+            if self.contiguous {
+                if let Some(p) = pos {
+                    self.slots[bi] = Some((*p, [offset[0] as usize, offset[1] as usize]));
+                }
+            }
+            offsets.push(offset);
         }
         let frames = frames.ok_or_else(|| Error::Invalid("batch size must be >= 1".into()))?;
-        Ok(ClipBatch { frames, offsets })
+        let positions = if self.contiguous {
+            Some(
+                clips
+                    .iter()
+                    .map(|(_, p)| {
+                        p.ok_or_else(|| Error::Invalid("a stream clip lost its position".into()))
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        } else {
+            None
+        };
+        Ok(ClipBatch {
+            frames,
+            offsets,
+            positions,
+        })
     }
 }
 
@@ -785,5 +883,65 @@ mod tests {
             }
             last_end = Some(tn);
         }
+    }
+
+    /// Stream mode: clip `b` of successive batches comes from env `b` without a gap or an
+    /// overlap, at the same crop window, until its episode ends; the positions say so.
+    #[test]
+    fn stream_clips_follow_each_other_at_one_window() {
+        let spec = ClipSpec {
+            batch: 2,
+            n_frames: 4,
+            crop: Some([6, 5]),
+            top_every: 0,
+        };
+        let mut src = RolloutSource::streams(vec![counter(), counter()], 0).unwrap();
+        let mut rng = SeededRng::new(3);
+        let mut prev: Option<ClipBatch> = None;
+        let mut episodes_ended = 0;
+        for _ in 0..12 {
+            let batch = src.next_batch(&spec, &mut rng).unwrap();
+            let pos = batch.positions.clone().unwrap();
+            for b in 0..2 {
+                let t0 = batch.frames[[b, 0, 0, 0, 1]] as u64;
+                // The frames are the episode's frames start, start + 1, ...
+                assert_eq!(t0, pos[b].start);
+                for t in 0..4 {
+                    assert_eq!(batch.frames[[b, t, 0, 0, 1]] as u64, t0 + t as u64);
+                }
+                let Some(p) = &prev else { continue };
+                let pp = p.positions.as_ref().unwrap()[b];
+                if pp.is_followed_by(&pos[b]) {
+                    assert_eq!(
+                        t0,
+                        p.frames[[b, 3, 0, 0, 1]] as u64 + 1,
+                        "no gap, no overlap"
+                    );
+                    assert_eq!(batch.offsets[b], p.offsets[b], "same window");
+                    assert_eq!(batch.frames[[b, 0, 0, 0, 0]], p.frames[[b, 0, 0, 0, 0]]);
+                } else {
+                    // Only an episode's end breaks a stream; the next one starts at its reset.
+                    assert_eq!((pos[b].episode, pos[b].start), (pp.episode + 1, 0));
+                    assert_eq!(pp.start + pp.len, EPISODE_LEN as u64);
+                    episodes_ended += 1;
+                }
+            }
+            prev = Some(batch);
+        }
+        // 20-frame episodes, 4-frame clips: every env ends an episode every 5 clips.
+        assert_eq!(episodes_ended, 4);
+        // One env per clip: another batch size is refused with the fix.
+        let err = src
+            .next_batch(&ClipSpec { batch: 3, ..spec }, &mut rng)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("rollout_envs"), "{err}");
+        // Independent sources say nothing about positions.
+        let mut plain = RolloutSource::continuing(vec![counter(), counter()], 0, 2).unwrap();
+        assert!(plain
+            .next_batch(&spec, &mut rng)
+            .unwrap()
+            .positions
+            .is_none());
     }
 }

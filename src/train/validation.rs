@@ -224,6 +224,7 @@ mod tests {
             Ok(ClipBatch {
                 frames: ndarray::Array5::zeros((spec.batch, spec.n_frames, h, w, 3)),
                 offsets: vec![[0.0, 0.0]; spec.batch],
+                positions: None,
             })
         }
     }
