@@ -902,16 +902,16 @@ mod tests {
         for _ in 0..12 {
             let batch = src.next_batch(&spec, &mut rng).unwrap();
             let pos = batch.positions.clone().unwrap();
-            for b in 0..2 {
+            for (b, here) in pos.iter().enumerate() {
                 let t0 = batch.frames[[b, 0, 0, 0, 1]] as u64;
                 // The frames are the episode's frames start, start + 1, ...
-                assert_eq!(t0, pos[b].start);
+                assert_eq!(t0, here.start);
                 for t in 0..4 {
                     assert_eq!(batch.frames[[b, t, 0, 0, 1]] as u64, t0 + t as u64);
                 }
                 let Some(p) = &prev else { continue };
                 let pp = p.positions.as_ref().unwrap()[b];
-                if pp.is_followed_by(&pos[b]) {
+                if pp.is_followed_by(here) {
                     assert_eq!(
                         t0,
                         p.frames[[b, 3, 0, 0, 1]] as u64 + 1,
@@ -921,7 +921,7 @@ mod tests {
                     assert_eq!(batch.frames[[b, 0, 0, 0, 0]], p.frames[[b, 0, 0, 0, 0]]);
                 } else {
                     // Only an episode's end breaks a stream; the next one starts at its reset.
-                    assert_eq!((pos[b].episode, pos[b].start), (pp.episode + 1, 0));
+                    assert_eq!((here.episode, here.start), (pp.episode + 1, 0));
                     assert_eq!(pp.start + pp.len, EPISODE_LEN as u64);
                     episodes_ended += 1;
                 }
