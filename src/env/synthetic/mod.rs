@@ -235,10 +235,15 @@ mod tests {
         }
         let s = ScatteredShapesConfig::default().with_objects(35).unwrap();
         assert_eq!((s.min_objects, s.max_objects, s.height), (35, 35, 96));
-        let e = msg(ScatteredShapesConfig::default()
-            .with_objects(5000)
-            .unwrap_err());
-        assert!(e.contains("5000 objects") && e.contains("1..="), "{e}");
+        // The default shapes (7-px smallest, overlap up to 98 px) fit any count; without
+        // overlap 96x96 frames hold 1 + (9216 - 49) / 49 = 188 of them.
+        ScatteredShapesConfig::default().with_objects(5000).unwrap();
+        let tight = ScatteredShapesConfig {
+            max_overlap: 0.0,
+            ..ScatteredShapesConfig::default()
+        };
+        let e = msg(tight.with_objects(5000).unwrap_err());
+        assert!(e.contains("5000 objects") && e.contains("1..=188"), "{e}");
     }
 
     fn msg(e: Error) -> String {
