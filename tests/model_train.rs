@@ -191,22 +191,7 @@ impl train::source::ClipSource for Squares {
         _rng: &mut silot::rng::SeededRng,
     ) -> silot::Result<train::source::ClipBatch> {
         self.0 += 1;
-        let x = moving_squares(spec.batch, spec.n_frames, 24, 24, self.0 % 3);
-        let v: Vec<f32> = x
-            .permute((0, 1, 3, 4, 2))
-            .unwrap()
-            .flatten_all()
-            .unwrap()
-            .to_vec1()
-            .unwrap();
-        let bytes: Vec<u8> = v.iter().map(|f| (f * 255.0).round() as u8).collect();
-        let frames =
-            ndarray::Array5::from_shape_vec((spec.batch, spec.n_frames, 24, 24, 3), bytes).unwrap();
-        Ok(train::source::ClipBatch {
-            frames,
-            offsets: vec![[0.0, 0.0]; spec.batch],
-            positions: None,
-        })
+        Ok(squares_batch(spec.batch, spec.n_frames, self.0 % 3, None))
     }
 }
 
