@@ -82,6 +82,7 @@ fn main() -> Result<()> {
                 n_frames,
                 crop: Some([72, 72]),
                 top_every: 0,
+                new_streams: false,
             };
             let (mean, slowest) = time_batches(source.as_mut(), &spec, args.seconds)?;
             println!(

@@ -63,6 +63,7 @@ fn make_clips(
         n_frames: t.n_frames,
         crop: t.crop,
         top_every: 0,
+        new_streams: false,
     };
     Ok(source.next_clips(args.clips, &spec, &mut SeededRng::new(args.seed))?)
 }

@@ -763,3 +763,53 @@ fn stream_training_carries_objects_only_into_continuing_clips() {
     let o2 = off.train_batch(&second).unwrap();
     assert_eq!((o2.loss, o2.streams_continued), (l2.loss, 0));
 }
+
+/// Training on streams: every checkpoint interval starts new streams with its first batch, and a
+/// time limit stops at a checkpoint boundary, so a run resumed from its checkpoint is cut the
+/// clips an uninterrupted one is cut.
+#[test]
+fn stream_training_starts_new_streams_at_checkpoint_boundaries() {
+    /// Clips of one running episode per slot; records each batch's `new_streams`.
+    struct Recorder(Vec<bool>);
+    impl train::source::ClipSource for Recorder {
+        fn next_batch(
+            &mut self,
+            spec: &train::source::ClipSpec,
+            _rng: &mut silot::rng::SeededRng,
+        ) -> silot::Result<train::source::ClipBatch> {
+            let at = silot::data::ClipPosition {
+                episode: 1,
+                start: (self.0.len() * spec.n_frames) as u64,
+                len: spec.n_frames as u64,
+            };
+            self.0.push(spec.new_streams);
+            Ok(squares_batch(
+                spec.batch,
+                spec.n_frames,
+                1,
+                Some(vec![at; spec.batch]),
+            ))
+        }
+    }
+    let mut cfg = smoke_cfg();
+    cfg.train.streams = true;
+    cfg.train.rollout_envs = cfg.train.batch_size;
+    cfg.train.checkpoint_every = 3;
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = TrainOptions {
+        time_limit: Some(std::time::Duration::from_nanos(1)),
+        ..cpu_opts(Some(50))
+    };
+    // A limit shorter than one step stops at the first boundary, not after one step.
+    let mut src = Recorder(Vec::new());
+    let s = train::run(&cfg, dir.path(), &mut src, tiny.clone()).unwrap();
+    assert_eq!((s.steps, s.timed_out), (3, true));
+    // The validation clips first (this run validates on its training source), then steps 0 and
+    // 3 (the next, made ahead) start new streams; 1 and 2 go on.
+    assert_eq!(src.0, vec![false, true, false, false, true]);
+    // Resumed at the boundary: its first batch starts new streams, as the made-ahead one did.
+    let mut src = Recorder(Vec::new());
+    let s = train::run(&cfg, dir.path(), &mut src, tiny).unwrap();
+    assert_eq!((s.steps, s.timed_out), (6, true));
+    assert_eq!(src.0, vec![false, true, false, false, true]);
+}

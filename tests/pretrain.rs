@@ -67,11 +67,12 @@ fn a_killed_and_resumed_run_gives_the_uninterrupted_runs_product() {
         "{stdout}"
     );
     assert!(b.join("pretrain.json").exists());
-    // Killed while the seeds train, in phase 2 and in a tail; each time resumed.
+    // Killed while the seeds train, in phase 2, on streams and in a tail; each time resumed.
     let mut interrupted = 0;
     for at in [
         "seeds/s1/checkpoint/state.json",
         "phases/phase2/checkpoint/state.json",
+        "phases/streams/metrics.jsonl",
         "tails/h/kept",
     ] {
         interrupted += kill_when(&b, at) as usize;

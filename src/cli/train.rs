@@ -7,10 +7,8 @@ use clap::Args;
 use super::device::DeviceFlags;
 use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
-use crate::env::registry;
 use crate::env::synthetic::Split;
-use crate::model::config::RunConfig;
-use crate::train::source::{ClipSource, DatasetSource, RolloutSource};
+use crate::train::source::{rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP};
 use crate::train::{run_with_validator, LossValidator, TrainOptions};
 
 /// Arguments of `silot train`.
@@ -27,7 +25,8 @@ pub struct TrainArgs {
     #[arg(long)]
     pub steps: Option<u64>,
     /// Stop after the step that ends this many seconds after the start, writing a checkpoint
-    /// (resume later with the same command): for time-boxed or preemptible machines.
+    /// (resume later with the same command): for time-boxed or preemptible machines. With
+    /// `train.streams`, at the first checkpoint boundary after that (streams restart there).
     #[arg(long, value_parser = positive_seconds)]
     pub time_limit: Option<f64>,
     /// Train on clips from a `silot rollout` dataset instead of rolling out the env on the fly.
@@ -81,44 +80,6 @@ pub struct TrainArgs {
     /// from another env than the config's (id, Atari preset or frame size): refused by default.
     #[arg(long)]
     pub allow_env_mismatch: bool,
-}
-
-/// Atari clips cut from running episodes start up to this many random steps apart.
-const CLIP_GAP: usize = 16;
-
-/// The same for the validation clips, so that they spread over whole episodes (the reference
-/// validates on clips from whole held-out episodes) instead of their first few hundred steps.
-const VAL_CLIP_GAP: usize = 400;
-
-/// Clips rolled out on the fly from `exp`'s env in `cfg.train.rollout_envs` envs (one thread
-/// each; their number is part of the data, not the host's): Atari clips cut from running
-/// episodes up to `gap` steps apart (from fresh resets with `fresh`), synthetic clips from
-/// `split`'s digits.
-fn rollout_source(
-    exp: &ExperimentConfig,
-    cfg: &RunConfig,
-    split: Split,
-    gap: usize,
-    fresh: bool,
-) -> crate::Result<Box<dyn ClipSource>> {
-    let envs = (0..cfg.train.rollout_env_count())
-        .map(|_| registry::make_from_spec_split(&exp.env, split))
-        .collect::<crate::Result<Vec<_>>>()?;
-    Ok(if cfg.train.streams && split == Split::Train {
-        if fresh {
-            return Err(crate::Error::Invalid(
-                "train.streams cuts gap-free clips from running episodes; drop --fresh-clips"
-                    .into(),
-            ));
-        }
-        let warmup = if exp.env.is_atari() { 300 } else { 0 };
-        Box::new(RolloutSource::streams(envs, warmup)?)
-    } else if exp.env.is_atari() && !fresh {
-        Box::new(RolloutSource::continuing(envs, 300, gap)?)
-    } else {
-        let warmup = if exp.env.is_atari() { 300 } else { 0 };
-        Box::new(RolloutSource::parallel(envs, warmup)?)
-    })
 }
 
 /// Run training: one run, or with several `--seed`s one run per seed at once.
@@ -314,6 +275,7 @@ mod tests {
             n_frames: 2,
             crop: None,
             top_every: 0,
+            new_streams: false,
         };
         rollout_source(&exp, &cfg, split, VAL_CLIP_GAP, false)
             .unwrap()

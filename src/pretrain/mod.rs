@@ -34,11 +34,10 @@ pub use recipe::{Recipe, Rule};
 
 use crate::checkpoint::{self, EnvRecord};
 use crate::config::ExperimentConfig;
-use crate::env::registry;
 use crate::env::synthetic::Split;
 use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
-use crate::train::source::{ClipSource, RolloutSource};
+use crate::train::source::{rollout_source, ClipSource, CLIP_GAP, VAL_CLIP_GAP};
 use crate::train::{run_with_validator, LossValidator, Progress, TrainOptions, Trainer, Validator};
 
 /// Longest stretch of training between two writes of the state (seconds of device time): what a
@@ -52,13 +51,6 @@ pub const STATE_FILE: &str = "pretrain.json";
 pub const REPORT_FILE: &str = "report.json";
 
 const FORMAT: &str = "silot-pretrain-v1";
-
-/// Atari clips cut from running episodes start up to this many random steps apart (as `silot
-/// train`, src/cli/train.rs).
-const CLIP_GAP: usize = 16;
-
-/// The same for the validation clips, spread over whole episodes (as `silot train`).
-const VAL_CLIP_GAP: usize = 400;
 
 /// What [`pretrain`] needs.
 pub struct PretrainOptions<'a> {
@@ -284,24 +276,14 @@ pub fn step_of(run: &Path) -> u64 {
 }
 
 /// Training and validation clip sources for `exp` under `cfg`, as `silot train` makes them
-/// (rolled out on the fly; Atari clips cut from running episodes).
+/// ([`rollout_source`]).
 pub fn clip_sources(
     exp: &ExperimentConfig,
     cfg: &RunConfig,
 ) -> Result<(Box<dyn ClipSource>, Box<dyn ClipSource>)> {
-    let make = |split: Split, gap: usize| -> Result<Box<dyn ClipSource>> {
-        let envs = (0..cfg.train.rollout_env_count())
-            .map(|_| registry::make_from_spec_split(&exp.env, split))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(if exp.env.is_atari() {
-            Box::new(RolloutSource::continuing(envs, 300, gap)?)
-        } else {
-            Box::new(RolloutSource::parallel(envs, 0)?)
-        })
-    };
     Ok((
-        make(Split::Train, CLIP_GAP)?,
-        make(Split::Val, VAL_CLIP_GAP)?,
+        rollout_source(exp, cfg, Split::Train, CLIP_GAP, false)?,
+        rollout_source(exp, cfg, Split::Val, VAL_CLIP_GAP, false)?,
     ))
 }
 

@@ -193,6 +193,12 @@ impl Trainer {
         self.train_step_at(&frames, &offsets, batch.positions.as_deref())
     }
 
+    /// Forget the objects the last update's clips ended with: the next batch's clips start from
+    /// the null set (training on streams, at the start of new streams).
+    pub fn end_streams(&mut self) {
+        self.stream_carry = None;
+    }
+
     /// The clips of this batch that continue the last update's, if training on streams.
     fn continues(&self, positions: Option<&[ClipPosition]>) -> Option<Vec<bool>> {
         let (_, prev) = self.stream_carry.as_ref()?;

@@ -30,7 +30,8 @@ pub struct TrainOptions {
     /// Show a progress bar (only when stderr is a terminal).
     pub progress: bool,
     /// Stop (with a checkpoint) after the first step that ends this long after the start: a
-    /// time-boxed run loses no steps, unlike one killed from outside.
+    /// time-boxed run loses no steps, unlike one killed from outside. Training on streams, after
+    /// the first such step at a checkpoint boundary (`train.checkpoint_every`).
     pub time_limit: Option<std::time::Duration>,
     /// On resume, restore parameters and progress but start Adam afresh (zero moments and
     /// β-power counters, as the reference does between stages): for a checkpoint whose
@@ -504,11 +505,14 @@ pub fn run_with_validator(
     let mut timed_out = false;
     // Clips as long as the frames curriculum trains on at that step (rolling out 8 frames for
     // a 2-frame step made the clip source the bottleneck of the early phases on the GPU).
-    let spec_at = |stage: usize, stage_step: u64| ClipSpec {
+    // Training on streams, every checkpoint interval starts new streams (with its first
+    // batch), so that a run resumed from a checkpoint goes on as one that never stopped.
+    let spec_at = |stage: usize, stage_step: u64, global_step: u64| ClipSpec {
         batch: t.batch_size,
         n_frames: schedule::n_frames(&t, stage, stage_step),
         crop: t.crop,
         top_every: t.crop_top_every,
+        new_streams: t.streams && global_step % t.checkpoint_every == 0,
     };
     std::thread::scope(|scope| -> Result<()> {
         let mut prefetch = Prefetcher::new(source, t.seed);
@@ -517,11 +521,15 @@ pub fn run_with_validator(
             let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
             let gs0 = trainer.progress.global_step;
             let wait = Instant::now();
-            let batch = prefetch.take(gs0, &spec_at(stage, step))?;
+            let spec = spec_at(stage, step, gs0);
+            let batch = prefetch.take(gs0, &spec)?;
             data_wait += wait.elapsed().as_secs_f64();
             if gs0 + 1 < max_steps {
                 // The next step's spec if the stage goes on (a new stage re-makes its batch).
-                prefetch.start(scope, gs0 + 1, spec_at(stage, step + 1));
+                prefetch.start(scope, gs0 + 1, spec_at(stage, step + 1, gs0 + 1));
+            }
+            if spec.new_streams {
+                trainer.end_streams();
             }
             let stats = trainer.train_batch(&batch)?;
             last = stats.loss;
@@ -550,16 +558,20 @@ pub fn run_with_validator(
                 tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
                 trainer.end_stage(&dir.best)?;
             }
-            timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l);
+            // On streams a run stops at a checkpoint boundary, where new streams start.
+            timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l)
+                && (!t.streams || gs % t.checkpoint_every == 0);
+            // The kept checkpoint first: a run killed between the two resumes from an earlier
+            // checkpoint and keeps this step again.
+            if opts.keep_every.is_some_and(|k| k > 0 && gs % k == 0) {
+                trainer.save(&dir.kept(gs))?;
+            }
             if gs % t.checkpoint_every == 0
                 || gs == max_steps
                 || trainer.progress.finished
                 || timed_out
             {
                 trainer.save(&dir.checkpoint)?;
-            }
-            if opts.keep_every.is_some_and(|k| k > 0 && gs % k == 0) {
-                trainer.save(&dir.kept(gs))?;
             }
             if timed_out {
                 tracing::info!(step = gs, "time limit reached; checkpoint written");

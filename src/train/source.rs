@@ -27,6 +27,10 @@ pub struct ClipSpec {
     /// frame's top row instead of a uniform one (its columns stay uniform, and the random draws
     /// are the same, so the other clips do not change); 0 = every row uniform.
     pub top_every: usize,
+    /// Stream sources ([`RolloutSource::streams`]): end every stream before this batch and start
+    /// new episodes, as a new source would. The runner sets it at checkpoint boundaries, so a run
+    /// resumed from a checkpoint cuts the same clips as one that went on. Other sources ignore it.
+    pub new_streams: bool,
 }
 
 impl ClipSpec {
@@ -496,6 +500,10 @@ impl ClipSource for RolloutSource {
                 self.envs.len()
             )));
         }
+        if self.contiguous && spec.new_streams {
+            self.streams.clear();
+            self.slots.clear();
+        }
         let clips = self.collect(&seeds, &opts)?;
         if self.contiguous && self.slots.len() != spec.batch {
             self.slots = vec![None; spec.batch];
@@ -549,6 +557,51 @@ impl ClipSource for RolloutSource {
             positions,
         })
     }
+}
+
+/// Atari clips cut from running episodes start up to this many random steps apart.
+pub const CLIP_GAP: usize = 16;
+
+/// The same for the validation clips, so that they spread over whole episodes (the reference
+/// validates on clips from whole held-out episodes) instead of their first few hundred steps.
+pub const VAL_CLIP_GAP: usize = 400;
+
+/// Random steps before an Atari source's first clip of each env (a synthetic env's first frame
+/// is already random).
+const ATARI_WARMUP: usize = 300;
+
+/// Clips rolled out on the fly from `exp`'s env in `cfg.train.rollout_envs` envs (one thread
+/// each; their number is part of the data, not the host's), as `silot train` and `silot
+/// pretrain` train on them: with `train.streams`, the training split's clips are streams
+/// ([`RolloutSource::streams`]); otherwise Atari clips are cut from running episodes up to `gap`
+/// steps apart (from fresh resets with `fresh`), synthetic clips come from `split`'s digits.
+pub fn rollout_source(
+    exp: &crate::config::ExperimentConfig,
+    cfg: &crate::model::config::RunConfig,
+    split: crate::env::synthetic::Split,
+    gap: usize,
+    fresh: bool,
+) -> Result<Box<dyn ClipSource>> {
+    let envs = (0..cfg.train.rollout_env_count())
+        .map(|_| crate::env::registry::make_from_spec_split(&exp.env, split))
+        .collect::<Result<Vec<_>>>()?;
+    let atari = exp.env.is_atari();
+    let warmup = if atari { ATARI_WARMUP } else { 0 };
+    Ok(
+        if cfg.train.streams && split == crate::env::synthetic::Split::Train {
+            if fresh {
+                return Err(Error::Invalid(
+                    "train.streams cuts gap-free clips from running episodes; drop --fresh-clips"
+                        .into(),
+                ));
+            }
+            Box::new(RolloutSource::streams(envs, warmup)?)
+        } else if atari && !fresh {
+            Box::new(RolloutSource::continuing(envs, ATARI_WARMUP, gap)?)
+        } else {
+            Box::new(RolloutSource::parallel(envs, warmup)?)
+        },
+    )
 }
 
 #[cfg(test)]
@@ -627,6 +680,7 @@ mod tests {
             n_frames: 4,
             crop: Some([6, 5]),
             top_every: 0,
+            new_streams: false,
         };
         let a = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
         let b = env.next_batch(&spec, &mut SeededRng::new(1)).unwrap();
@@ -667,6 +721,7 @@ mod tests {
             n_frames: 2,
             crop: Some([6, 5]),
             top_every: 0,
+            new_streams: false,
         };
         let top = ClipSpec {
             top_every: 3,
@@ -717,6 +772,7 @@ mod tests {
             n_frames: 3,
             crop: Some([6, 5]),
             top_every: 0,
+            new_streams: false,
         };
         let serial = RolloutSource::new(counter(), 4)
             .next_batch(&spec, &mut SeededRng::new(9))
@@ -736,6 +792,7 @@ mod tests {
             n_frames: 2,
             crop: None,
             top_every: 0,
+            new_streams: false,
         };
         let mut src = RolloutSource::new(counter(), 0);
         let batches = src.next_clips(10, &spec, &mut SeededRng::new(3)).unwrap();
@@ -763,6 +820,7 @@ mod tests {
             n_frames: 3,
             crop: None,
             top_every: 0,
+            new_streams: false,
         };
         let max_gap = 3;
         let make = || RolloutSource::continuing((0..2).map(|_| counter()).collect(), 0, max_gap);
@@ -822,6 +880,7 @@ mod tests {
             n_frames: 2,
             crop: None,
             top_every: 0,
+            new_streams: false,
         };
         let mut src =
             RolloutSource::continuing((0..2).map(|_| counter()).collect(), warmup, max_gap)
@@ -865,6 +924,7 @@ mod tests {
                 n_frames,
                 crop: None,
                 top_every: 0,
+                new_streams: false,
             };
             let x = src.next_batch(&spec, &mut rng).unwrap();
             assert_eq!(x.frames.dim().1, n_frames);
@@ -894,6 +954,7 @@ mod tests {
             n_frames: 4,
             crop: Some([6, 5]),
             top_every: 0,
+            new_streams: false,
         };
         let mut src = RolloutSource::streams(vec![counter(), counter()], 0).unwrap();
         let mut rng = SeededRng::new(3);
@@ -943,5 +1004,47 @@ mod tests {
             .unwrap()
             .positions
             .is_none());
+    }
+
+    /// `new_streams` ends every stream: the batch is the one a new source would make, on Atari
+    /// (the emulator reset from its seed) and a synthetic env alike, and no clip continues.
+    #[test]
+    fn new_streams_cut_what_a_new_source_cuts() {
+        for id in ["space_invaders", "smoke"] {
+            let Ok(env) = crate::env::registry::make(id) else {
+                continue; // a build without Atari
+            };
+            drop(env);
+            let envs = || -> Vec<Box<dyn Env>> {
+                (0..2)
+                    .map(|_| crate::env::registry::make(id).unwrap())
+                    .collect()
+            };
+            let spec = ClipSpec {
+                batch: 2,
+                n_frames: 3,
+                crop: None,
+                top_every: 0,
+                new_streams: false,
+            };
+            let mut going = RolloutSource::streams(envs(), 20).unwrap();
+            for k in 0..3 {
+                going.next_batch(&spec, &mut SeededRng::new(k)).unwrap();
+            }
+            let restart = ClipSpec {
+                new_streams: true,
+                ..spec
+            };
+            let a = going.next_batch(&restart, &mut SeededRng::new(9)).unwrap();
+            let mut fresh = RolloutSource::streams(envs(), 20).unwrap();
+            let b = fresh.next_batch(&restart, &mut SeededRng::new(9)).unwrap();
+            assert_eq!(a.frames, b.frames, "{id}");
+            assert_eq!(a.offsets, b.offsets, "{id}");
+            assert_eq!(a.positions, b.positions, "{id}");
+            // And they go on alike.
+            let a = going.next_batch(&spec, &mut SeededRng::new(10)).unwrap();
+            let b = fresh.next_batch(&spec, &mut SeededRng::new(10)).unwrap();
+            assert_eq!(a.frames, b.frames, "{id}");
+        }
     }
 }

@@ -62,6 +62,7 @@ impl LossValidator {
             n_frames: t.n_frames,
             crop: t.crop,
             top_every: 0,
+            new_streams: false,
         };
         let batches = source.next_clips(t.n_val, &spec, &mut rng)?;
         spec.crop = None;
