@@ -1230,3 +1230,81 @@ fn small_holes_are_clear_errors() {
     assert_eq!(stderr.matches("No such file").count(), 1, "{stderr}");
     assert!(!ds.exists());
 }
+
+/// The synthetic experiments' path end to end (issue 43): a model trained, scored per object count
+/// with the learned prior beside the posterior, ConnComp tuned per count, and both drawn in one
+/// per-count figure.
+#[test]
+fn per_count_scores_of_a_model_and_conncomp_plot_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    train_smoke(&run, "2", &[]);
+    let model = dir.path().join("silot.json");
+    let stdout = silot_ok(&[
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--checkpoint",
+        arg(&run.join("checkpoint")),
+        "--counts",
+        "1-3",
+        "--clips",
+        "2",
+        "--seed",
+        "200",
+        "--prior-from",
+        "1",
+        "--json",
+        arg(&model),
+    ]);
+    assert!(stdout.contains("posterior MOTA"), "{stdout}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&model).unwrap()).unwrap();
+    let counts = report["counts"].as_array().unwrap();
+    assert_eq!(counts.len(), 3);
+    for (n, c) in (1..=3).zip(counts) {
+        assert_eq!(c["objects"], n);
+        assert_eq!(c["clips"], 2);
+        let runs: Vec<&str> = c["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["run"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            runs,
+            ["posterior", "posterior_from_t", "prior_from_t"],
+            "count {n}"
+        );
+    }
+    let conncomp = dir.path().join("conncomp.json");
+    silot_ok(&[
+        "baseline-search",
+        "--env",
+        "smoke",
+        "--counts",
+        "1-3",
+        "--clips",
+        "2",
+        "--report",
+        arg(&conncomp),
+    ]);
+    let png = dir.path().join("counts.png");
+    silot_ok(&[
+        "plot",
+        arg(&model),
+        arg(&conncomp),
+        "--labels",
+        "SILOT,ConnComp",
+        "--out",
+        arg(&png),
+    ]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{} bytes",
+        bytes.len()
+    );
+}
