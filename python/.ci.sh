@@ -9,7 +9,15 @@ venv=${SILOT_PY_VENV:-$PWD/.venv}
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py="$venv/bin/python"
 "$py" -m pip install -q --upgrade pip
-# Test dependencies (stable-baselines3 brings torch for the SB3 and PPO-example tests).
+# Test dependencies. stable-baselines3 and the PPO example need torch: the CPU-only wheel from
+# PyTorch's own index (~200 MB), or where that index cannot be reached PyPI's (with its CUDA
+# libraries, ~3 GB).
+if ! "$py" -c "import torch" 2>/dev/null; then
+  "$py" -m pip install -q --retries 0 --timeout 30 \
+    --index-url https://download.pytorch.org/whl/cpu torch ||
+    { echo "python/.ci.sh: PyTorch's CPU index unreachable; torch from PyPI" >&2
+      "$py" -m pip install -q torch; }
+fi
 "$py" -m pip install -q "maturin>=1.7,<2" "gymnasium>=1.0" numpy pytest stable-baselines3
 rm -rf dist
 # The crate's exact dependency versions (cargo drops what this package does not use and adds

@@ -111,8 +111,8 @@ class SilotEnv(gym.Env):
         to :func:`silot.make` on the first reset). Returns ``(obs, info)``."""
         if options:
             raise ValueError(f"silot envs take no reset options, got {options!r}")
-        super().reset(seed=seed)
         seed = _check_seed(seed)
+        super().reset(seed=seed)
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         return self._env.reset(seed)
@@ -136,8 +136,9 @@ class SilotVectorEnv(VectorEnv):
     Env ``i`` is seeded with ``seed + i``. ``metadata["autoreset_mode"]`` says how an ended
     env restarts: ``NEXT_STEP`` (default: the next ``step`` resets it and ignores its action)
     or ``SAME_STEP`` (the ending step returns the reset observation; the last frame is in
-    ``infos["final_obs"]`` (``None`` with an encoder: not encoded) and its info in
-    ``infos["final_info"]``, masked by ``infos["_final_obs"]``).
+    ``infos["final_obs"]`` (with an encoder, the objects of that last frame, tracked on from the
+    episode's earlier frames) and its info in ``infos["final_info"]``, masked by
+    ``infos["_final_obs"]``).
     Infos are in Gymnasium's vector layout: ``infos[key]`` is an array over envs and
     ``infos["_" + key]`` says which envs have it.
     """
@@ -193,10 +194,10 @@ class SilotVectorEnv(VectorEnv):
         """Reset every env (``seed``: env ``i`` gets ``seed + i``). Returns ``(obs, infos)``."""
         if options:
             raise ValueError(f"silot envs take no reset options, got {options!r}")
+        seed = _check_seed(seed)
         self._np_random_seed = None
         if seed is not None:
             self._np_random, self._np_random_seed = gym.utils.seeding.np_random(seed)
-        seed = _check_seed(seed)
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         return self._env.reset(seed)

@@ -1,10 +1,10 @@
 """Stable-Baselines3 adapter: :class:`SB3VecEnv` is an SB3 ``VecEnv`` over
 :class:`silot.SilotVectorEnv` (``SAME_STEP`` autoreset, SB3's convention): a ``done`` env's
 returned observation is already its reset one, its last one is in
-``infos[i]["terminal_observation"]`` (a frame; with an encoder the last frame is not encoded
-and the key is absent, so SB3 does not bootstrap that env's value),
-``infos[i]["TimeLimit.truncated"]`` says whether the episode was cut by a time limit. Needs ``stable-baselines3`` (``pip install
-silot[sb3]``).
+``infos[i]["terminal_observation"]`` (a frame, or with an encoder the objects of that last
+frame, so SB3 bootstraps a truncated episode's value from them),
+``infos[i]["TimeLimit.truncated"]`` says whether the episode was cut by a time limit. Needs
+``stable-baselines3`` (``pip install silot[sb3]``).
 
 >>> from stable_baselines3 import PPO
 >>> from stable_baselines3.common.vec_env import VecMonitor

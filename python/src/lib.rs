@@ -597,15 +597,20 @@ impl PyVecEnv {
         if !ended.iter().any(|&e| e) {
             return Ok(());
         }
-        // With an encoder, final frames are not encoded (None): the wrapper encodes an ended
-        // env's reset frame, not its last one.
-        let frames = matches!(self.inner, Many::Frames(_));
-        let obs: Vec<Py<PyAny>> = (0..n)
-            .map(|i| match v.final_obs(i) {
-                Some(f) if frames && ended[i] => frame_obs(py, f).unbind(),
-                _ => py.None(),
-            })
-            .collect();
+        // With an encoder, the objects the wrapper encoded from the ended envs' last frames.
+        let mut obs: Vec<Py<PyAny>> = Vec::with_capacity(n);
+        for (i, &e) in ended.iter().enumerate() {
+            let o = match (&self.inner, v.final_obs(i)) {
+                (_, _) if !e => py.None(),
+                (Many::Frames(_), Some(f)) => frame_obs(py, f).unbind(),
+                (Many::Objects(w), _) => match w.final_objects() {
+                    Some(batch) => objects_obs(py, batch, Some(i))?.into_any().unbind(),
+                    None => py.None(),
+                },
+                (Many::Frames(_), None) => py.None(),
+            };
+            obs.push(o);
+        }
         let finals: Vec<Info> = (0..n)
             .map(|i| v.final_info(i).cloned().unwrap_or_default())
             .collect();

@@ -6,7 +6,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import silot
-from conftest import SYNTHETIC, TINY_ENCODER
+from conftest import SYNTHETIC, TINY_ENCODER, env_id_params
 
 
 def test_env_ids_cover_synthetic_and_atari(all_ids):
@@ -15,7 +15,7 @@ def test_env_ids_cover_synthetic_and_atari(all_ids):
     assert all_ids == sorted(all_ids)
 
 
-@pytest.mark.parametrize("env_id", silot.env_ids())
+@pytest.mark.parametrize("env_id", env_id_params())
 def test_env_checker_frames(env_id):
     env = silot.make(env_id)
     check_env(env, skip_render_check=True)
@@ -24,7 +24,7 @@ def test_env_checker_frames(env_id):
     assert env.observation_space.contains(obs)
 
 
-@pytest.mark.parametrize("env_id", silot.env_ids())
+@pytest.mark.parametrize("env_id", env_id_params())
 def test_env_checker_objects(env_id):
     """With an encoder: the shipped one where there is one, a tiny random one elsewhere."""
     shipped = silot.shipped_encoders().get(env_id)
@@ -75,8 +75,10 @@ def test_infos():
     env = silot.make("space_invaders")
     _, info = env.reset(seed=0)
     assert set(info) == {"lives", "episode_frame_number", "frame_number"}
+    start = info["episode_frame_number"]  # after the paper preset's random no-op starts
     _, _, _, _, info = env.step(0)
-    assert info["episode_frame_number"] == 4  # the paper preset skips 4 frames a step
+    assert info["episode_frame_number"] == start + 4  # the paper preset skips 4 frames a step
+    assert info["frame_number"] >= info["episode_frame_number"]
     env = silot.make("scattered_shapes")
     obs, info = env.reset(seed=0)
     gt = info["objects"]
@@ -90,11 +92,16 @@ def test_infos():
 
 
 def _rollout(env, seed, steps, actions):
+    """Observations of ``steps`` steps from a seeded reset; an ended episode is followed by an
+    unseeded reset (the env's RNG goes on), so several episodes are covered."""
     obs, _ = env.reset(seed=seed)
     out = [obs]
     for t in range(steps):
-        obs, *_ = env.step(actions[t % len(actions)])
+        obs, _, term, trunc, _ = env.step(actions[t % len(actions)])
         out.append(obs)
+        if term or trunc:
+            obs, _ = env.reset()
+            out.append(obs)
     return out
 
 

@@ -66,6 +66,8 @@ def test_device_errors():
 def test_bad_arguments():
     with pytest.raises(ValueError, match="non-negative"):
         silot.make("smoke").reset(seed=-1)
+    with pytest.raises(ValueError, match="non-negative"):
+        silot.make_vec("smoke", 2).reset(seed=-1)
     with pytest.raises(ValueError, match="num_envs"):
         silot.make_vec("smoke", 0)
     with pytest.raises(ValueError, match="autoreset_mode"):

@@ -28,6 +28,22 @@ def test_terminal_observations_and_reset_obs():
         assert "objects" in infos[i]
 
 
+def test_terminal_observations_of_objects():
+    env = SB3VecEnv("smoke", 2, encoder=TINY_ENCODER, obs_keys=("features", "ids"))
+    assert set(env.observation_space.spaces) == {"features", "ids"}
+    obs = env.reset()
+    for t in range(1, 8):
+        prev = obs
+        obs, rewards, dones, infos = env.step(np.zeros(2, dtype=np.int64))
+    assert dones.all()
+    for i in range(2):
+        term = infos[i]["terminal_observation"]
+        assert set(term) == {"features", "ids"} and term["features"].shape == (4, 14)
+        assert env.observation_space["features"].contains(term["features"])
+        # The returned objects are the new episode's: fresh ids.
+        assert obs["ids"][i].min() > max(term["ids"].max(), prev["ids"][i].max())
+
+
 def test_ppo_multi_input_policy_runs_on_objects():
     env = VecMonitor(SB3VecEnv("smoke", 2, encoder=TINY_ENCODER, seed=0))
     model = PPO("MultiInputPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu")

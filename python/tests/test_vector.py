@@ -102,21 +102,43 @@ def test_infos_layout_atari():
     venv = silot.make_vec("space_invaders", 2)
     _, infos = venv.reset(seed=0)
     assert infos["lives"].tolist() == [3, 3]
-    assert infos["episode_frame_number"].dtype == np.int64
+    assert infos["episode_frame_number"].dtype == np.int64 and infos["_lives"].all()
+    start = infos["episode_frame_number"]  # random no-op starts: one count per env
     _, _, _, _, infos = venv.step([0, 0])
-    assert infos["episode_frame_number"].tolist() == [4, 4]
+    assert infos["episode_frame_number"].tolist() == (start + 4).tolist()
     assert "objects" not in infos
 
 
-
-def test_same_step_with_an_encoder():
-    venv = silot.make_vec("smoke", 2, encoder=TINY_ENCODER, autoreset_mode="SameStep")
-    obs, _ = venv.reset(seed=2)
+def test_same_step_with_an_encoder_matches_next_step():
+    """SAME_STEP with an encoder: the ending step's ``final_obs`` holds the objects of the last
+    frame (what NEXT_STEP returns at that step) and its observation the new episode's first
+    objects (what NEXT_STEP returns one step later), with fresh ids."""
+    same = silot.make_vec("smoke", 2, encoder=TINY_ENCODER, autoreset_mode="SameStep")
+    nxt = silot.make_vec("smoke", 2, encoder=TINY_ENCODER)
+    obs, _ = same.reset(seed=2)
+    ref, _ = nxt.reset(seed=2)
     for t in range(1, 8):
         prev = obs
-        obs, r, term, trunc, infos = venv.step([0, 0])
+        obs, r, term, trunc, infos = same.step([0, 0])
+        ref, *_ = nxt.step([0, 0])
+        if t < 7:
+            assert "final_obs" not in infos
+            for k in ref:
+                np.testing.assert_array_equal(obs[k], ref[k])
     assert trunc.all() and infos["_final_obs"].all()
-    assert infos["final_obs"][0] is None  # the last frame is not encoded
-    # The returned objects are the new episode's, with fresh ids.
+    restarted, *_ = nxt.step([0, 0])
     for i in range(2):
-        assert obs["ids"][i].min() > prev["ids"][i].max()
+        final = infos["final_obs"][i]
+        assert set(final) == {"features", "pres", "ids"}
+        assert same.single_observation_space.contains(final)
+        for k in final:
+            np.testing.assert_array_equal(final[k], ref[k][i])
+        np.testing.assert_allclose(obs["features"][i], restarted["features"][i], atol=1e-5)
+        np.testing.assert_array_equal(obs["ids"][i], restarted["ids"][i])
+        assert obs["ids"][i].min() > max(prev["ids"][i].max(), final["ids"].max())
+    # The next steps go on in step with the NEXT_STEP env (one step behind it).
+    for _ in range(3):
+        obs, *_ = same.step([0, 0])
+        ref, *_ = nxt.step([0, 0])
+        np.testing.assert_allclose(obs["features"], ref["features"], atol=1e-5)
+        np.testing.assert_array_equal(obs["ids"], ref["ids"])

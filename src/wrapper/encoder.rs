@@ -14,6 +14,9 @@ use crate::model::{CarriedState, PresenceCarry, RunConfig, Silot, StepCtx};
 use crate::seed::mix_seed;
 use crate::trained::load_trained;
 
+/// Keys the latent noise of [`ObjectEncoder::restart`] apart from that of the regular steps.
+const RESTART_SEED: u64 = 0x05ee_d4e5_7a47;
+
 /// SILOT as an online encoder: frames in, fixed-`K` object sets out.
 ///
 /// Streams are independent (one env each); a stream whose episode starts again is reset to the
@@ -140,6 +143,14 @@ impl ObjectEncoder {
         self.state = None;
     }
 
+    /// The encoder as freshly built: every stream forgotten, object ids counted from 0 again
+    /// and the latent noise sequence (`eval_noisy`) restarted. A seeded env reset does this, so
+    /// that the same seed and actions give the same objects and ids.
+    pub fn rewind(&mut self) {
+        self.state = None;
+        self.steps = 0;
+    }
+
     /// One model step on `frames (B, H, W, 3)` (RGB bytes, one frame per stream). Streams with
     /// `new_episode[b]` start from the empty object set; all streams do on the first call, after
     /// [`Self::reset`], or when `B` changes.
@@ -179,6 +190,91 @@ impl ObjectEncoder {
         let state = out.state.detach();
         let batch = self.read_out(&state, (h, w))?;
         self.state = Some(state);
+        Ok(batch)
+    }
+
+    /// Restart streams `rows` at the first frames of their new episodes, `frames (M, H, W, 3)`
+    /// (row `j` for stream `rows[j]`): one model step from the empty object set on those
+    /// streams only (ids continue each stream's count); the other streams keep their objects.
+    /// Returns every stream's objects. Used where a stream's last frame was encoded in the
+    /// same env step as its next episode's first (`SameStep` autoreset).
+    pub fn restart(&mut self, frames: ArrayView4<'_, u8>, rows: &[usize]) -> Result<ObjectBatch> {
+        let (m, h, w, c) = frames.dim();
+        let Some(state) = self.state.as_ref() else {
+            return Err(Error::Invalid(
+                "ObjectEncoder::restart before the first encode".into(),
+            ));
+        };
+        let (b, _) = state.objects.dims()?;
+        let mut pos = vec![None; b];
+        for (j, &r) in rows.iter().enumerate() {
+            if r >= b || pos[r].is_some() || m != rows.len() || c != 3 {
+                return Err(Error::Invalid(format!(
+                    "ObjectEncoder::restart: rows {rows:?} must be distinct streams below {b}, \
+                     one per RGB frame (got frames of shape {:?})",
+                    frames.shape()
+                )));
+            }
+            pos[r] = Some(j);
+        }
+        if rows.is_empty() {
+            return Err(Error::Invalid(
+                "ObjectEncoder::restart: no streams to restart".into(),
+            ));
+        }
+        let x = self.frames_tensor(frames)?;
+        let mut fresh = self
+            .model
+            .initial_state(m, self.n_slots(), None, &self.device)?;
+        fresh.next_id = rows.iter().map(|&r| state.next_id[r]).collect();
+        let mut ctx = StepCtx::encode(mix_seed(self.seed ^ RESTART_SEED, self.steps));
+        let sub = self.model.step(&x, None, &fresh, &mut ctx)?.state.detach();
+        // Row r of the merged state: row pos[r] of `sub` if restarted, else row r of `state`.
+        let pick: Vec<u32> = (0..b).map(|r| pos[r].map_or(r, |j| b + j) as u32).collect();
+        let pick = Tensor::from_vec(pick, b, &self.device)?;
+        let merge = |a: &Tensor, z: &Tensor| -> Result<Tensor> {
+            Ok(Tensor::cat(&[a, z], 0)?.index_select(&pick, 0)?)
+        };
+        let (o, z) = (&state.objects, &sub.objects);
+        let k = self.n_slots();
+        let host = |a: &[u64], z: &[u64]| -> Vec<u64> {
+            (0..b)
+                .flat_map(|r| match pos[r] {
+                    Some(j) => z[j * k..(j + 1) * k].to_vec(),
+                    None => a[r * k..(r + 1) * k].to_vec(),
+                })
+                .collect()
+        };
+        let is_new: Vec<bool> = (0..b)
+            .flat_map(|r| match pos[r] {
+                Some(j) => z.is_new[j * k..(j + 1) * k].to_vec(),
+                None => o.is_new[r * k..(r + 1) * k].to_vec(),
+            })
+            .collect();
+        let objects = crate::model::Objects {
+            where_: merge(&o.where_, &z.where_)?,
+            abs_posn: merge(&o.abs_posn, &z.abs_posn)?,
+            what: merge(&o.what, &z.what)?,
+            depth: merge(&o.depth, &z.depth)?,
+            pres: merge(&o.pres, &z.pres)?,
+            size_logit: merge(&o.size_logit, &z.size_logit)?,
+            depth_logit: merge(&o.depth_logit, &z.depth_logit)?,
+            prop_state: merge(&o.prop_state, &z.prop_state)?,
+            prior_prop_state: merge(&o.prior_prop_state, &z.prior_prop_state)?,
+            ids: host(&o.ids, &z.ids),
+            is_new,
+        };
+        let next_id = (0..b)
+            .map(|r| pos[r].map_or(state.next_id[r], |j| sub.next_id[j]))
+            .collect();
+        let merged = CarriedState {
+            objects,
+            next_id,
+            t: state.t,
+            offset: merge(&state.offset, &sub.offset)?,
+        };
+        let batch = self.read_out(&merged, (h, w))?;
+        self.state = Some(merged);
         Ok(batch)
     }
 

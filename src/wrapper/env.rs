@@ -117,9 +117,14 @@ impl<E: Env> ObjectCentricEnv<E> {
         self.env.action_space()
     }
 
-    /// Reset the env (`Some(seed)` reseeds) and the encoder; the first frame's objects.
+    /// Reset the env and restart its objects; the first frame's objects. `Some(seed)` reseeds
+    /// the env and rewinds the encoder ([`ObjectEncoder::rewind`]: ids from 0 again, so a seed
+    /// and actions determine the objects and ids); `None` continues the id count.
     pub fn reset(&mut self, seed: Option<u64>, options: &ResetOptions) -> Result<&ObjectBatch> {
         self.info[0] = self.env.reset_into(seed, options, self.frame.view_mut())?;
+        if seed.is_some() {
+            self.encoder.rewind();
+        }
         self.encode(true)?;
         Ok(&self.objects)
     }
@@ -152,7 +157,9 @@ impl<E: Env> ObjectCentricEnv<E> {
 /// A [`VectorEnv`] seen through SILOT: one batched model step per vector step (all sub-envs'
 /// frames together on the model's device). A sub-env whose observation is a fresh reset (after
 /// autoreset, in either [`AutoresetMode`]) starts from the empty object set. In `SameStep` mode
-/// the final frame of an ended episode is not encoded (it is in [`VectorEnv::final_obs`]).
+/// a step where episodes ended encodes their final frames with the others (continuing their
+/// objects: [`Self::final_objects`]), then restarts those sub-envs on their reset frames
+/// ([`ObjectEncoder::restart`]).
 pub struct ObjectCentricVecEnv<E: Env + 'static> {
     venv: VectorEnv<E>,
     encoder: ObjectEncoder,
@@ -161,6 +168,8 @@ pub struct ObjectCentricVecEnv<E: Env + 'static> {
     resets_next: Vec<bool>,
     /// Per sub-env: the last observation was the first of an episode.
     new_episode: Vec<bool>,
+    /// `SameStep`: the objects of the ended episodes' final frames at the last step.
+    final_objects: Option<ObjectBatch>,
 }
 
 impl<E: Env + 'static> ObjectCentricVecEnv<E> {
@@ -178,6 +187,7 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
             objects,
             resets_next: vec![false; n],
             new_episode: vec![true; n],
+            final_objects: None,
         })
     }
 
@@ -206,13 +216,25 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
         &self.encoder
     }
 
-    /// Reset every sub-env (`Some(seed)`: sub-env `i` gets `seed + i`) and the encoder.
+    /// `SameStep` autoreset: if episodes ended at the last step, the objects of their final
+    /// frames (rows of the sub-envs with a [`VectorEnv::final_obs`]; other rows are those
+    /// sub-envs' current objects). `None` otherwise.
+    pub fn final_objects(&self) -> Option<&ObjectBatch> {
+        self.final_objects.as_ref()
+    }
+
+    /// Reset every sub-env and restart their objects (`Some(seed)`: sub-env `i` gets
+    /// `seed + i`, and the encoder is rewound as in [`ObjectCentricEnv::reset`]).
     pub fn reset(&mut self, seed: Option<u64>) -> Result<(&ObjectBatch, &[Info])> {
         self.venv.reset(seed)?;
+        if seed.is_some() {
+            self.encoder.rewind();
+        }
         let all = vec![true; self.num_envs()];
         self.objects = encode(&mut self.encoder, &self.venv, &all)?;
         self.resets_next.iter_mut().for_each(|r| *r = false);
         self.new_episode = all;
+        self.final_objects = None;
         Ok((&self.objects, self.venv.infos()))
     }
 
@@ -226,13 +248,36 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
             .zip(self.venv.truncated())
             .map(|(&a, &b)| a || b)
             .collect();
+        self.final_objects = None;
+        let rows: Vec<usize> = (0..ended.len()).filter(|&i| ended[i]).collect();
         let new_episode: Vec<bool> = match self.venv.autoreset_mode() {
             // The step after an episode ended returned the reset observation.
-            AutoresetMode::NextStep => std::mem::replace(&mut self.resets_next, ended),
-            // The ending step itself returned the reset observation.
-            AutoresetMode::SameStep => ended,
+            AutoresetMode::NextStep => {
+                let fresh = std::mem::replace(&mut self.resets_next, ended);
+                self.objects = encode(&mut self.encoder, &self.venv, &fresh)?;
+                fresh
+            }
+            // The ending step itself returned the reset observation: encode the final frames
+            // (continuing), then restart the ended sub-envs on their reset frames.
+            AutoresetMode::SameStep if !rows.is_empty() => {
+                let mut frames = self.venv.obs().to_owned();
+                for &i in &rows {
+                    let last = self.venv.final_obs(i).ok_or_else(|| {
+                        Error::Invalid(format!("sub-env {i} ended without a final observation"))
+                    })?;
+                    frames.index_axis_mut(Axis(0), i).assign(last);
+                }
+                let n = ended.len();
+                self.final_objects = Some(self.encoder.encode(frames.view(), &vec![false; n])?);
+                let firsts = self.venv.obs().select(Axis(0), &rows);
+                self.objects = self.encoder.restart(firsts.view(), &rows)?;
+                ended
+            }
+            AutoresetMode::SameStep => {
+                self.objects = encode(&mut self.encoder, &self.venv, &ended)?;
+                ended
+            }
         };
-        self.objects = encode(&mut self.encoder, &self.venv, &new_episode)?;
         self.new_episode = new_episode;
         Ok(ObjectStep {
             objects: &self.objects,
