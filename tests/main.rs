@@ -4,6 +4,7 @@
 mod atari_env;
 mod cli;
 mod device;
+mod distributed;
 mod eval_conncomp;
 mod eval_golden;
 mod fast_backprop;

@@ -16,6 +16,7 @@ fn train_ctx(seed: u64) -> StepCtx {
         prior_start: None,
         compute_loss: true,
         reconstruct: true,
+        shard: None,
     }
 }
 

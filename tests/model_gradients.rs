@@ -42,6 +42,7 @@ fn grads(wheels: bool) -> HashMap<String, Vec<f32>> {
         prior_start: None,
         compute_loss: true,
         reconstruct: true,
+        shard: None,
     };
     let out = model.run_clip(&clip, st, &mut ctx, None).unwrap();
     let g = out.losses.total().unwrap().backward().unwrap();

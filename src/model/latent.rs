@@ -30,10 +30,77 @@ pub struct PresLatent {
     pub value: Tensor,
 }
 
+/// The rows of a global batch one data-parallel replica runs ([`crate::train::distributed`]):
+/// rows `offset .. offset + rows` of `global`. Every noise draw of a forward pass is made for the
+/// global batch and narrowed to these rows, so N replicas on `global / N` rows each draw exactly
+/// the noise one replica on the whole batch would, and the step's RNG advances the same way on
+/// every replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// First row of this replica in the global batch.
+    pub offset: usize,
+    /// Rows of this replica (its batch size).
+    pub rows: usize,
+    /// Rows of the global batch.
+    pub global: usize,
+}
+
+impl Shard {
+    /// The shard of replica `rank` of `world` on a global batch of `global` rows (split evenly,
+    /// `global` a multiple of `world`).
+    pub fn of_rank(rank: usize, world: usize, global: usize) -> Result<Shard> {
+        if world == 0 || rank >= world || global % world != 0 {
+            candle_core::bail!(
+                "cannot split a batch of {global} into {world} equal shards for rank {rank}"
+            );
+        }
+        let rows = global / world;
+        Ok(Shard {
+            offset: rank * rows,
+            rows,
+            global,
+        })
+    }
+
+    /// Noise for the rows of this shard: `like`'s first axis (or its row-major order) must have
+    /// the batch outermost, `rows` blocks of equal size.
+    pub fn noise_like(&self, like: &Tensor, noise: Noise, key: u64) -> Result<Tensor> {
+        if self.rows == self.global {
+            return noise_like(like, noise, key);
+        }
+        let n = like.elem_count();
+        if self.rows == 0 || n % self.rows != 0 {
+            candle_core::bail!(
+                "shard noise: a tensor of shape {:?} does not split into {} batch rows",
+                like.dims(),
+                self.rows
+            );
+        }
+        let per = n / self.rows;
+        let all = Tensor::zeros(self.global * per, like.dtype(), like.device())?;
+        noise_like(&all, noise, key)?
+            .narrow(0, self.offset * per, n)?
+            .reshape(like.shape())
+    }
+
+    /// Bernoulli(p) draws `(rows,)` from `rng`: `(global,)` drawn, this shard's rows kept.
+    pub fn bernoulli(
+        &self,
+        rng: &mut SeededRng,
+        p: f32,
+        dev: &candle_core::Device,
+    ) -> Result<Tensor> {
+        rng.bernoulli(&[self.global], p, dev)?
+            .narrow(0, self.offset, self.rows)
+    }
+}
+
 /// The noise source and switches of one forward pass.
 pub struct LatentSampler<'a> {
     /// The keys of all noise tensors come from here (one draw per tensor).
     pub rng: &'a mut SeededRng,
+    /// The rows of the global batch this pass runs (data-parallel replicas); `None`: all.
+    pub shard: Option<Shard>,
     /// Sample latents (training, or evaluation with `eval_noisy`); otherwise use the means.
     pub noisy: bool,
     /// Stop-gradient training wheels active (reference §4.6).
@@ -50,6 +117,7 @@ impl<'a> LatentSampler<'a> {
     pub(crate) fn sampling_for_tests(rng: &'a mut SeededRng) -> Self {
         Self {
             rng,
+            shard: None,
             noisy: true,
             wheels: false,
             obj_temp: 1.0,
@@ -94,7 +162,17 @@ impl LatentSampler<'_> {
     /// Standard-normal noise shaped like `like` (only drawn when noisy), made on `like`'s device
     /// from a counter-based stream keyed by one draw of the step's RNG ([`crate::nn::noise`]).
     fn eps(&mut self, like: &Tensor) -> Result<Tensor> {
-        noise_like(like, Noise::Normal, self.rng.next_u64())
+        self.noise(like, Noise::Normal)
+    }
+
+    /// Noise shaped like `like`, keyed by one draw of the step's RNG; a shard's rows of the
+    /// global batch's noise when the pass runs a shard.
+    fn noise(&mut self, like: &Tensor, noise: Noise) -> Result<Tensor> {
+        let key = self.rng.next_u64();
+        match &self.shard {
+            Some(s) => s.noise_like(like, noise, key),
+            None => noise_like(like, noise, key),
+        }
     }
 
     /// `N(mean, std(ℓ))` with `std(ℓ) = 2σ(clip10(ℓ))`. When not noisy the sample is the mean
@@ -120,7 +198,7 @@ impl LatentSampler<'_> {
         let log_odds =
             crate::nn::epilogue::clamp(&logit.affine(1.0 / self.obj_temp, 0.0)?, -10.0, 10.0)?;
         let pre_sigmoid = if self.noisy {
-            let u = noise_like(logit, Noise::Uniform, self.rng.next_u64())?;
+            let u = self.noise(logit, Noise::Uniform)?;
             let noise = (u.affine(1.0, 1e-9)?.log()? - u.affine(-1.0, 1.0 + 1e-9)?.log()?)?;
             (&log_odds + noise)?.affine(1.0 / self.concrete_temp, 0.0)?
         } else {
@@ -179,6 +257,7 @@ mod tests {
         let mean = Var::new(&[0.3f32, -0.2], &dev).unwrap();
         let mut s = LatentSampler {
             rng: &mut rng,
+            shard: None,
             noisy: false,
             wheels: true,
             obj_temp: 1.0,

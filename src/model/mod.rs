@@ -23,6 +23,7 @@ pub mod selection;
 pub mod silot;
 
 pub use config::{ModelConfig, PresenceCarry, RunConfig, TrainConfig};
+pub use latent::Shard;
 pub use loss::{LossBreakdown, LossTerms};
 pub use objects::{coords_to_pixel_space, Objects, PixelBox};
 pub use silot::{CarriedState, ClipOutput, Silot, StepCtx, StepOutput};

@@ -15,7 +15,7 @@ use super::config::{ModelConfig, PresenceCarry};
 use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
-use super::latent::LatentSampler;
+use super::latent::{LatentSampler, Shard};
 use super::loss::{
     kl_weight, mean_sum, pres_weighted_static, propagated_kl_weight, reconstruction, LossTerms,
 };
@@ -72,6 +72,9 @@ pub struct StepCtx {
     /// Render the reconstruction x̂ (always done when `compute_loss` is on: the loss needs it).
     /// Off for pure encoding (tracking, the object wrapper): `reconstruction` is then `None`.
     pub reconstruct: bool,
+    /// Data-parallel training: the rows of the global batch this pass runs; its noise is those
+    /// rows of the global batch's ([`Shard`]). `None`: the batch is the whole batch.
+    pub shard: Option<Shard>,
 }
 
 impl StepCtx {
@@ -85,6 +88,7 @@ impl StepCtx {
             prior_start: None,
             compute_loss: true,
             reconstruct: true,
+            shard: None,
         }
     }
 
@@ -327,6 +331,7 @@ impl Silot {
             obj_temp: self.cfg.obj_temp,
             concrete_temp: self.cfg.obj_concrete_temp,
             rng: &mut ctx.rng,
+            shard: ctx.shard,
         }
     }
 
@@ -418,14 +423,12 @@ impl Silot {
         if prior_mode {
             disc_objects.pres = disc_objects.pres.zeros_like()?;
         } else if ctx.training && t > 0 && self.cfg.discovery_dropout > 0.0 {
-            let keep = ctx
-                .rng
-                .bernoulli(
-                    &[b],
-                    (1.0 - self.cfg.discovery_dropout) as f32,
-                    frame.device(),
-                )?
-                .to_dtype(frame.dtype())?;
+            let p = (1.0 - self.cfg.discovery_dropout) as f32;
+            let keep = match &ctx.shard {
+                Some(s) => s.bernoulli(&mut ctx.rng, p, frame.device())?,
+                None => ctx.rng.bernoulli(&[b], p, frame.device())?,
+            }
+            .to_dtype(frame.dtype())?;
             disc_objects.pres = mask_pres(&disc_objects.pres, &keep)?;
         }
         // --- selection ---

@@ -22,6 +22,7 @@
 
 pub mod adam;
 pub mod averaging;
+pub mod distributed;
 pub mod metrics_log;
 mod runner;
 pub mod schedule;
@@ -43,10 +44,11 @@ use crate::checkpoint;
 use crate::data::ClipPosition;
 use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
-use crate::model::{CarriedState, LossBreakdown, Silot, StepCtx};
+use crate::model::{CarriedState, LossBreakdown, Shard, Silot, StepCtx};
 use crate::rng::SeededRng;
 use crate::seed::mix_seed;
 use adam::{clip_scale, grad_squares, Adam, AdamConfig, GradNorms, GradientNoise};
+use distributed::Communicator;
 use schedule::EarlyStopping;
 use source::ClipBatch;
 
@@ -181,7 +183,78 @@ impl Trainer {
     /// One update on a batch `frames (B, T, 3, H, W)`, `offsets (B, 2)` pixels, of independent
     /// clips (every clip starts from the null object set).
     pub fn train_step(&mut self, frames: &Tensor, offsets: &Tensor) -> Result<StepStats> {
-        self.train_step_at(frames, offsets, None)
+        self.train_step_at(frames, offsets, None, None)
+    }
+
+    /// One data-parallel update ([`distributed`]): this replica runs rows `shard` of the global
+    /// batch (`frames (shard.rows, T, 3, H, W)`, `offsets (shard.rows, 2)`) with those rows'
+    /// noise, its gradients and loss terms are averaged over the replicas through `comm`, and the
+    /// averaged gradient makes the same update (clipped by its norm) on every replica. With
+    /// equal shards (every loss term is a mean over the batch) that is the update of one replica
+    /// on the whole batch, up to float rounding; the returned statistics are the global batch's.
+    pub fn train_step_replica(
+        &mut self,
+        frames: &Tensor,
+        offsets: &Tensor,
+        comm: &dyn Communicator,
+        shard: Shard,
+    ) -> Result<StepStats> {
+        self.train_step_at(frames, offsets, None, Some((comm, shard)))
+    }
+
+    /// [`Trainer::train_batch`] as one replica of a data-parallel update
+    /// ([`Trainer::train_step_replica`]): `batch` holds this replica's `shard.rows` clips.
+    pub fn train_batch_replica(
+        &mut self,
+        batch: &ClipBatch,
+        comm: &dyn Communicator,
+        shard: Shard,
+    ) -> Result<StepStats> {
+        let frames = batch.frames_tensor(&self.device)?;
+        let offsets = batch.offsets_tensor(&self.device)?;
+        self.train_step_at(
+            &frames,
+            &offsets,
+            batch.positions.as_deref(),
+            Some((comm, shard)),
+        )
+    }
+
+    /// Make every replica start from rank 0's state: its parameters and Adam state are
+    /// broadcast and set on the other ranks. The ranks' progress records must agree (each
+    /// loaded the same checkpoint, or none): a rank at another step is an error on every rank.
+    pub fn sync_from_root(&mut self, comm: &dyn Communicator) -> Result<()> {
+        let step = Tensor::new(&[self.progress.global_step as f64], &self.device)?;
+        let mean = comm.all_reduce_mean(std::slice::from_ref(&step))?;
+        let mean = mean[0].to_vec1::<f64>()?[0];
+        if mean != self.progress.global_step as f64 {
+            return Err(Error::Invalid(format!(
+                "rank {} is at step {} but the ranks' mean step is {mean}: every rank must resume from the same checkpoint",
+                comm.rank(),
+                self.progress.global_step
+            )));
+        }
+        let adam_state = self.adam.state();
+        let mut tensors: Vec<Tensor> = self
+            .vars
+            .iter()
+            .map(|(_, v)| v.as_tensor().clone())
+            .collect();
+        tensors.extend(adam_state.iter().map(|(_, t)| t.clone()));
+        let got = comm.broadcast(&tensors, 0)?;
+        if comm.rank() != 0 {
+            let (params, opt) = got.split_at(self.vars.len());
+            for ((_, var), t) in self.vars.iter().zip(params) {
+                var.set(t)?;
+            }
+            let state = adam_state
+                .iter()
+                .zip(opt)
+                .map(|((n, _), t)| (n.clone(), t.clone()))
+                .collect();
+            self.adam.load_state(&state)?;
+        }
+        Ok(())
     }
 
     /// One update on `batch`; with `train.streams`, its clips that continue the last update's
@@ -190,7 +263,7 @@ impl Trainer {
     pub fn train_batch(&mut self, batch: &ClipBatch) -> Result<StepStats> {
         let frames = batch.frames_tensor(&self.device)?;
         let offsets = batch.offsets_tensor(&self.device)?;
-        self.train_step_at(&frames, &offsets, batch.positions.as_deref())
+        self.train_step_at(&frames, &offsets, batch.positions.as_deref(), None)
     }
 
     /// Forget the objects the last update's clips ended with: the next batch's clips start from
@@ -216,6 +289,7 @@ impl Trainer {
         frames: &Tensor,
         offsets: &Tensor,
         positions: Option<&[ClipPosition]>,
+        replica: Option<(&dyn Communicator, Shard)>,
     ) -> Result<StepStats> {
         let t = &self.cfg.train;
         let (stage, step) = (self.progress.stage, self.progress.stage_step);
@@ -230,8 +304,19 @@ impl Trainer {
             prior_start: None,
             compute_loss: true,
             reconstruct: true,
+            shard: replica.map(|(_, s)| s),
         };
         let b = frames.dim(0)?;
+        if let Some((_, s)) = replica {
+            if s.rows != b || s.offset + s.rows > s.global {
+                return Err(Error::Invalid(format!(
+                    "replica batch of {b} clips for shard {s:?} (rows {}..{} of {})",
+                    s.offset,
+                    s.offset + s.rows,
+                    s.global
+                )));
+            }
+        }
         let fresh =
             self.model
                 .initial_state(b, self.cfg.model.n_objects, Some(offsets), &self.device)?;
@@ -256,17 +341,27 @@ impl Trainer {
         };
         let streams_continued = continues.map_or(0, |c| c.iter().filter(|&&x| x).count());
         let total = out.losses.total()?;
-        let loss = out.losses.breakdown()?;
-        if !loss.total.is_finite() {
+        let mut loss = out.losses.breakdown()?;
+        if replica.is_none() && !loss.total.is_finite() {
             return Err(Error::Invalid(format!(
                 "non-finite loss at step {} (stage {stage}): {loss:?}; lower train.lr or check the data",
                 self.progress.global_step
             )));
         }
-        let grads = {
+        let mut grads = {
             let _span = tracing::trace_span!("backward").entered();
             total.backward()?
         };
+        if let Some((comm, _)) = replica {
+            let _span = tracing::trace_span!("all_reduce").entered();
+            self.average_over_replicas(comm, &mut grads, &mut loss)?;
+            if !loss.total.is_finite() {
+                return Err(Error::Invalid(format!(
+                    "non-finite loss at step {} (stage {stage}): {loss:?}; lower train.lr or check the data",
+                    self.progress.global_step
+                )));
+            }
+        }
         let _span = tracing::trace_span!("optimizer").entered();
         self.last_grad_squares = grad_squares(&grads, &self.vars)?;
         // The trained parameters' norm (all of them by default): what clipping scales.
@@ -298,6 +393,62 @@ impl Trainer {
             count_prior_log_odds: count,
             streams_continued,
         })
+    }
+
+    /// Replace this replica's gradients and loss terms by their means over the replicas: one
+    /// all-reduce of every parameter's gradient (zeros where this replica has none: its share of
+    /// the sum is zero), a presence flag per parameter (absent on every replica: stays absent)
+    /// and the loss terms.
+    fn average_over_replicas(
+        &self,
+        comm: &dyn Communicator,
+        grads: &mut candle_core::backprop::GradStore,
+        loss: &mut LossBreakdown,
+    ) -> Result<()> {
+        let n = self.vars.len();
+        let mut tensors = Vec::with_capacity(n + 2);
+        let mut present = Vec::with_capacity(n);
+        for (_, var) in &self.vars {
+            match grads.get(var.as_tensor()) {
+                Some(g) => {
+                    tensors.push(g.clone());
+                    present.push(1f32);
+                }
+                None => {
+                    tensors.push(var.as_tensor().zeros_like()?);
+                    present.push(0f32);
+                }
+            }
+        }
+        tensors.push(Tensor::new(present, &self.device)?);
+        let terms = [
+            loss.reconstruction,
+            loss.prop_kl,
+            loss.disc_kl,
+            loss.learned_kl,
+            loss.learned_pres_kl,
+            loss.count_prior_kl,
+        ];
+        tensors.push(Tensor::new(&terms, &self.device)?);
+        let mut mean = comm.all_reduce_mean(&tensors)?;
+        let terms = mean.pop().expect("pushed").to_vec1::<f64>()?;
+        let present = mean.pop().expect("pushed").to_vec1::<f32>()?;
+        for (((_, var), g), p) in self.vars.iter().zip(mean).zip(present) {
+            if p > 0.0 {
+                grads.insert(var.as_tensor(), g);
+            }
+        }
+        *loss = LossBreakdown {
+            reconstruction: terms[0],
+            prop_kl: terms[1],
+            disc_kl: terms[2],
+            learned_kl: terms[3],
+            learned_pres_kl: terms[4],
+            count_prior_kl: terms[5],
+            // As `LossTerms::breakdown` sums them.
+            total: terms.iter().sum(),
+        };
+        Ok(())
     }
 
     /// Mean loss terms over validation batches (all frames, no dropout, no wheels, the stage's
