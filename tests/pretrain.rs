@@ -175,3 +175,31 @@ fn pretrain_refuses_foreign_directories_and_changed_recipes() {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(err.contains("--env scattered_mnist"), "{err}");
 }
+
+/// A budget the fixed stages already exceed: the fill phase gets nothing, and the run says so
+/// with the budget that would give it some.
+#[test]
+fn a_budget_too_small_for_the_fill_phase_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    let cmd = pretrain_cmd(&out);
+    // Progress lines on: drop --quiet.
+    let args: Vec<_> = cmd
+        .get_args()
+        .filter(|a| *a != "--quiet")
+        .map(|a| a.to_owned())
+        .collect();
+    let o = Command::new(cmd.get_program())
+        .args(args)
+        .args(["--budget", "0.001"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("phase phase2 gets no time") && stderr.contains("a budget of at least"),
+        "{stderr}"
+    );
+    let state = report(&out);
+    assert_eq!(state["product"]["checkpoint"], "product");
+}

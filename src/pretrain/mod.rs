@@ -869,6 +869,16 @@ fn run_phase(
                 reserve = Some(r);
                 if left <= 0.0 {
                     end = Some("deadline");
+                    if step == from_step {
+                        let spent = run.state.device_seconds();
+                        run.log(format!(
+                            "phase {} gets no time: {spent:.0} s of the {b:.0}-s budget are spent \
+                             and the later stages are estimated to take {r:.0} s; a budget of at \
+                             least {:.1} min gives it some",
+                            phase.name,
+                            (spent + r) / 60.0
+                        ));
+                    }
                 } else {
                     seconds = seconds.min(left);
                 }
