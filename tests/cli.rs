@@ -82,6 +82,53 @@ fn train_smoke(out: &Path, steps: &str, extra: &[&str]) -> String {
     silot_ok(&args)
 }
 
+/// `--gpus 2` on the CPU (issue 47): two data-parallel replicas on threads train the run, rank 0
+/// writing it once; a batch that does not split evenly and several seeds are refused.
+#[test]
+fn train_with_two_cpu_replicas() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let line = train_smoke(&out, "3", &["--gpus", "2"]);
+    assert!(line.contains("trained to step 3"), "{line}");
+    let recs = silot::train::metrics_log::read_metrics(&out.join("metrics.jsonl")).unwrap();
+    let steps: Vec<u64> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(steps, vec![1, 2, 3]);
+    assert!(out.join("checkpoint/state.json").exists());
+    let other = dir.path().join("other");
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&other),
+            "--steps",
+            "1",
+            "--gpus",
+            "3",
+        ],
+        &["batch_size = 4", "3 equal shards"],
+    );
+    silot_err(
+        &[
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&other),
+            "--gpus",
+            "2",
+            "--seed",
+            "1,2",
+        ],
+        &["--gpus with several --seed"],
+    );
+}
+
 #[test]
 fn envs_lists_experiments_and_atari_games() {
     let (ok, stdout, _) = silot(&["envs"]);

@@ -236,3 +236,128 @@ fn a_failing_rank_ends_every_rank_and_the_last_checkpoint_stays() {
     });
     assert!(out.iter().all(|r| r.is_err()), "{out:?}");
 }
+
+/// Clips drawn from the step's data stream (so the ranks, seeded apart, train on different
+/// clips); `fail_at`: the call (0-based) that fails.
+struct RandomSquares {
+    calls: u64,
+    fail_at: Option<u64>,
+}
+
+impl silot::train::source::ClipSource for RandomSquares {
+    fn next_batch(
+        &mut self,
+        spec: &silot::train::source::ClipSpec,
+        rng: &mut silot::rng::SeededRng,
+    ) -> silot::Result<silot::train::source::ClipBatch> {
+        let call = self.calls;
+        self.calls += 1;
+        if self.fail_at == Some(call) {
+            return Err(silot::Error::Invalid("injected source failure".into()));
+        }
+        let (b, t) = (spec.batch, spec.n_frames);
+        let x = moving_squares(b, t, 24, 24, rng.next_u64() % 1000);
+        let v: Vec<f32> = x.permute((0, 1, 3, 4, 2))?.flatten_all()?.to_vec1()?;
+        let bytes: Vec<u8> = v.iter().map(|f| (f * 255.0).round() as u8).collect();
+        Ok(silot::train::source::ClipBatch {
+            frames: ndarray::Array5::from_shape_vec((b, t, 24, 24, 3), bytes).unwrap(),
+            offsets: vec![[0.0, 0.0]; b],
+            positions: None,
+        })
+    }
+}
+
+fn cpu_opts(steps: u64) -> silot::train::TrainOptions {
+    silot::train::TrainOptions {
+        steps: Some(steps),
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer: false,
+        start_stage: None,
+        branch_from: None,
+        keep_every: None,
+        env: None,
+        allow_env_mismatch: false,
+    }
+}
+
+/// `world` replicas of `train::run_replica` into `dir` up to `steps`; rank `fail.0`'s source
+/// fails at its call `fail.1`.
+fn run_world(
+    world: usize,
+    cfg: &silot::model::config::RunConfig,
+    dir: &std::path::Path,
+    steps: u64,
+    fail: Option<(usize, u64)>,
+) -> Vec<silot::Result<silot::train::TrainSummary>> {
+    run_replicas(world, |rank, comm| {
+        let mut source = RandomSquares {
+            calls: 0,
+            fail_at: fail.filter(|f| f.0 == rank).map(|f| f.1),
+        };
+        let mut val = RandomSquares {
+            calls: 0,
+            fail_at: None,
+        };
+        let mut validator = silot::train::LossValidator::from_source(cfg, &mut val)?;
+        silot::train::run_replica(cfg, dir, &mut source, &mut validator, cpu_opts(steps), comm)
+    })
+}
+
+/// The training loop with two replicas: rank 0 alone writes the run directory (each step's
+/// metrics once, the validation, best/ and the checkpoints), a resume goes on from the
+/// checkpoint, a rank whose source fails ends both with an error naming it and leaves the last
+/// checkpoint, from which the same command then finishes the run.
+#[test]
+fn two_replica_runs_write_once_resume_and_survive_a_failed_rank() {
+    let mut cfg = smoke_cfg();
+    cfg.train.steps = 12;
+    cfg.train.patience_start = 10;
+    let dir = tempfile::tempdir().unwrap();
+    for s in run_world(2, &cfg, dir.path(), 6, None) {
+        assert_eq!(s.unwrap().steps, 6);
+    }
+    // Rank 1's source fails at its 3rd batch after the resume (step 9).
+    let out = run_world(2, &cfg, dir.path(), 12, Some((1, 2)));
+    let errs: Vec<String> = out
+        .into_iter()
+        .map(|r| r.unwrap_err().to_string())
+        .collect();
+    assert!(errs[1].contains("injected source failure"), "{}", errs[1]);
+    assert!(
+        errs[0].contains("rank 1 failed") && errs[0].contains("injected source failure"),
+        "{}",
+        errs[0]
+    );
+    let state = std::fs::read_to_string(dir.path().join("checkpoint/state.json")).unwrap();
+    assert!(state.contains("\"step\": 6"), "{state}");
+    let summaries: Vec<_> = run_world(2, &cfg, dir.path(), 12, None)
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!((summaries[0].steps, summaries[0].steps_this_run), (12, 6));
+    assert_eq!(summaries[1].steps, 12);
+    let recs = silot::train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let train_steps: Vec<u64> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(train_steps, (1..=12).collect::<Vec<_>>());
+    assert_eq!(
+        recs.iter()
+            .filter(|r| r.kind == "val")
+            .map(|r| r.step)
+            .collect::<Vec<_>>(),
+        vec![10]
+    );
+    let best = std::fs::read_to_string(dir.path().join("best/state.json")).unwrap();
+    assert!(best.contains("\"step\": 10"), "{best}");
+    // A batch that does not split into equal shards is refused on every rank.
+    cfg.train.batch_size = 3;
+    let other = tempfile::tempdir().unwrap();
+    assert!(run_world(2, &cfg, other.path(), 2, None)
+        .iter()
+        .all(|r| r.is_err()));
+}

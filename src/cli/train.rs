@@ -8,8 +8,9 @@ use super::device::DeviceFlags;
 use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
+use crate::train::distributed::run_replicas;
 use crate::train::source::{rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP};
-use crate::train::{run_with_validator, LossValidator, TrainOptions};
+use crate::train::{run_replica, run_with_validator, LossValidator, TrainOptions, TrainSummary};
 
 /// Arguments of `silot train`.
 #[derive(Debug, Args)]
@@ -80,6 +81,12 @@ pub struct TrainArgs {
     /// from another env than the config's (id, Atari preset or frame size): refused by default.
     #[arg(long)]
     pub allow_env_mismatch: bool,
+    /// Data-parallel replicas (issue 47, docs/multi_gpu.md): each trains on
+    /// `train.batch_size / N` clips of every batch from its own clip source, their gradients
+    /// averaged before one update. For now only with `--device cpu`, as N threads of this process
+    /// (for testing); on GPUs (one process per GPU, NCCL) not implemented yet.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub gpus: u64,
 }
 
 /// Run training: one run, or with several `--seed`s one run per seed at once.
@@ -90,6 +97,11 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         crate::nn::set_fused_optimizer(false);
     }
     let exp = crate::config::load_experiment(&a.config)?;
+    if a.gpus > 1 && a.seed.len() > 1 {
+        anyhow::bail!(
+            "--gpus with several --seed values is not supported: train one seed at a time"
+        );
+    }
     match a.seed.as_slice() {
         [] => println!("{}", train_one(&a, &exp, None, &a.out, true)?),
         [seed] => println!("{}", train_one(&a, &exp, Some(*seed), &a.out, true)?),
@@ -166,10 +178,49 @@ fn train_one(
     }
     cfg.validate()?;
     let device = a.device.open()?;
+    let summary = if a.gpus <= 1 {
+        let (mut source, mut validator, env) = sources(a, exp, &cfg)?;
+        let opts = options(a, device, progress, env);
+        run_with_validator(&cfg, out, source.as_mut(), &mut validator, opts)?
+    } else {
+        if !device.is_cpu() {
+            anyhow::bail!(
+                "--gpus {} runs on the CPU only for now (replicas as threads, for testing): data-parallel training on GPUs needs the NCCL communicator, not implemented yet (issue 47); pass --device cpu",
+                a.gpus
+            );
+        }
+        train_replicas(a, exp, &cfg, out, progress)?
+    };
+    let last = if summary.steps_this_run > 0 {
+        format!("last loss {:.3}", summary.last.total)
+    } else {
+        "nothing to train: the run was already there".to_string()
+    };
+    Ok(format!(
+        "trained to step {} (stage {} of {}{}); {last}; run directory {}",
+        summary.steps,
+        summary.stage + 1,
+        cfg.train.n_stages,
+        if summary.finished {
+            ", finished"
+        } else if summary.timed_out {
+            ", time limit reached, checkpoint written"
+        } else {
+            ""
+        },
+        out.display()
+    ))
+}
+
+/// The training clips, the validator and the env the clips come from: the validation clips from
+/// the validation split (their own envs), or from the dataset's first clips.
+fn sources(
+    a: &TrainArgs,
+    exp: &ExperimentConfig,
+    cfg: &crate::model::config::RunConfig,
+) -> anyhow::Result<(Box<dyn ClipSource>, LossValidator, EnvRecord)> {
     let fresh = a.fresh_clips;
     let mut env = EnvRecord::of_spec(&exp.env)?;
-    // Training clips; the validation clips from the validation split (their own envs), or from
-    // the dataset's first clips.
     let (mut source, val_source): (Box<dyn ClipSource>, Option<Box<dyn ClipSource>>) = match &a.data
     {
         Some(dir) => {
@@ -194,15 +245,25 @@ fn train_one(
             (Box::new(data), None)
         }
         None => (
-            rollout_source(exp, &cfg, Split::Train, CLIP_GAP, fresh)?,
-            Some(rollout_source(exp, &cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
+            rollout_source(exp, cfg, Split::Train, CLIP_GAP, fresh)?,
+            Some(rollout_source(exp, cfg, Split::Val, VAL_CLIP_GAP, fresh)?),
         ),
     };
-    let mut validator = match val_source {
-        Some(mut v) => LossValidator::from_source(&cfg, v.as_mut())?,
-        None => LossValidator::from_source(&cfg, source.as_mut())?,
+    let validator = match val_source {
+        Some(mut v) => LossValidator::from_source(cfg, v.as_mut())?,
+        None => LossValidator::from_source(cfg, source.as_mut())?,
     };
-    let opts = TrainOptions {
+    Ok((source, validator, env))
+}
+
+/// The training options of `a` on `device`.
+fn options(
+    a: &TrainArgs,
+    device: candle_core::Device,
+    progress: bool,
+    env: EnvRecord,
+) -> TrainOptions {
+    TrainOptions {
         steps: a.steps,
         device,
         progress,
@@ -213,27 +274,49 @@ fn train_one(
         keep_every: a.keep_every,
         env: Some(env),
         allow_env_mismatch: a.allow_env_mismatch,
-    };
-    let summary = run_with_validator(&cfg, out, source.as_mut(), &mut validator, opts)?;
-    let last = if summary.steps_this_run > 0 {
-        format!("last loss {:.3}", summary.last.total)
-    } else {
-        "nothing to train: the run was already there".to_string()
-    };
-    Ok(format!(
-        "trained to step {} (stage {} of {}{}); {last}; run directory {}",
-        summary.steps,
-        summary.stage + 1,
-        cfg.train.n_stages,
-        if summary.finished {
-            ", finished"
-        } else if summary.timed_out {
-            ", time limit reached, checkpoint written"
-        } else {
-            ""
-        },
-        out.display()
-    ))
+    }
+}
+
+/// `--gpus N` on the CPU: N data-parallel replicas on threads of this process
+/// ([`run_replicas`]), each with its own clip source; rank 0's summary. When a rank fails, every
+/// rank ends; the error is the failed rank's.
+fn train_replicas(
+    a: &TrainArgs,
+    exp: &ExperimentConfig,
+    cfg: &crate::model::config::RunConfig,
+    out: &Path,
+    progress: bool,
+) -> anyhow::Result<TrainSummary> {
+    let results = run_replicas(a.gpus as usize, |rank, comm| {
+        let (mut source, mut validator, env) =
+            sources(a, exp, cfg).map_err(|e| crate::Error::Invalid(format!("{e:#}")))?;
+        let opts = options(a, candle_core::Device::Cpu, progress && rank == 0, env);
+        run_replica(cfg, out, source.as_mut(), &mut validator, opts, comm)
+    });
+    // On failure, the failed rank's own error, not the others' "stopped: rank R failed".
+    let mut summary = None;
+    let mut error: Option<crate::Error> = None;
+    for r in results {
+        match r {
+            Ok(s) => {
+                summary.get_or_insert(s);
+            }
+            Err(e) => {
+                let stopped = e.to_string().contains("data-parallel training stopped");
+                let have_cause = error
+                    .as_ref()
+                    .is_some_and(|f| !f.to_string().contains("data-parallel training stopped"));
+                if error.is_none() || (!stopped && !have_cause) {
+                    error = Some(e);
+                }
+            }
+        }
+    }
+    match (error, summary) {
+        (Some(e), _) => Err(e.into()),
+        (None, Some(s)) => Ok(s),
+        (None, None) => anyhow::bail!("no replica ran"),
+    }
 }
 
 /// The env a dataset's clips come from, as a checkpoint records it.

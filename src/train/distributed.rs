@@ -4,6 +4,9 @@
 //! ([`Trainer::train_step_replica`](super::Trainer::train_step_replica)), and the parameters
 //! (and Adam state) start from rank 0's ([`Trainer::sync_from_root`](super::Trainer::sync_from_root)).
 //!
+//! The training loop runs as one rank in [`run_replica`](super::run_replica) (`silot train
+//! --gpus N` on the CPU: N replicas on threads).
+//!
 //! Implemented here: the [`Communicator`] trait, [`SingleProcess`] (world size 1) and
 //! [`InProcessGroup`] (replicas on threads of one process sharing host memory: the CPU tests'
 //! stand-in for NCCL, usable with one device per thread too), and [`run_replicas`], which runs a

@@ -30,7 +30,7 @@ pub mod source;
 mod validation;
 
 pub use averaging::{average_checkpoints, AveragedInput};
-pub use runner::{run, run_with_validator, TrainOptions, TrainSummary};
+pub use runner::{run, run_replica, run_with_validator, TrainOptions, TrainSummary};
 use validation::ObjectSums;
 pub use validation::{LossValidator, ObjectStats, Validation, Validator};
 
@@ -97,6 +97,8 @@ fn progress_of(dir: &Path, meta: &checkpoint::CheckpointMeta) -> Result<Progress
 const NOISE_STREAM: u64 = 1 << 40;
 const DATA_STREAM: u64 = 2 << 40;
 const VAL_STREAM: u64 = 3 << 40;
+/// The data streams of data-parallel ranks other than 0 (`mix_seed(seed, RANK_STREAM + rank)`).
+const RANK_STREAM: u64 = 4 << 40;
 
 /// Model, parameters, optimiser and schedule state.
 pub struct Trainer {

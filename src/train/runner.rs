@@ -13,10 +13,11 @@ use crate::model::config::RunConfig;
 use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
 
+use super::distributed::{Communicator, Shard, SingleProcess};
 use super::metrics_log::{MetricsLog, MetricsRecord};
 use super::source::{ClipBatch, ClipSource, ClipSpec};
 use super::validation::{LossValidator, Validator};
-use super::{schedule, StepStats, Trainer, DATA_STREAM};
+use super::{schedule, StepStats, Trainer, DATA_STREAM, RANK_STREAM};
 use crate::checkpoint;
 use crate::seed::mix_seed;
 
@@ -268,6 +269,16 @@ impl RunDir {
         })
     }
 
+    /// The paths of the run directory `out_dir` that another rank claimed ([`RunDir::claim`]).
+    fn of(out_dir: &Path) -> Self {
+        Self {
+            checkpoint: out_dir.join("checkpoint"),
+            best: out_dir.join("best"),
+            metrics: out_dir.join("metrics.jsonl"),
+            kept: out_dir.join("kept"),
+        }
+    }
+
     /// The kept checkpoint of step `step`.
     fn kept(&self, step: u64) -> PathBuf {
         self.kept.join(format!("step-{step:08}"))
@@ -479,7 +490,40 @@ pub fn run_with_validator(
     validator: &mut dyn Validator,
     opts: TrainOptions,
 ) -> Result<TrainSummary> {
+    run_replica(cfg, out_dir, source, validator, opts, &SingleProcess)
+}
+
+/// [`run_with_validator`] as rank `comm.rank()` of `comm.world_size()` data-parallel replicas
+/// (`docs/multi_gpu.md`): each trains on its share of every global batch of
+/// `train.batch_size` clips from its own `source` (its data stream seeded by rank; rank 0's is
+/// the one-replica run's) with the gradients averaged through `comm`. Rank 0 alone claims the run
+/// directory, writes the metrics, validates (with `validator`; the other ranks' is never called)
+/// and writes checkpoints; every rank resumes from the run's checkpoint (the same directory) and
+/// then takes rank 0's parameters and Adam state. Rank 0's decisions (a stage ended by
+/// validation, the time limit) reach the others through `comm`. With one replica this is
+/// [`run_with_validator`] exactly. Not yet with `train.streams`.
+pub fn run_replica(
+    cfg: &RunConfig,
+    out_dir: &Path,
+    source: &mut dyn ClipSource,
+    validator: &mut dyn Validator,
+    opts: TrainOptions,
+    comm: &dyn Communicator,
+) -> Result<TrainSummary> {
     cfg.validate()?;
+    let (rank, world) = (comm.rank(), comm.world_size());
+    let root = rank == 0;
+    let shard = Shard::of_rank(rank, world, cfg.train.batch_size).map_err(|_| {
+        Error::Invalid(format!(
+            "train.batch_size = {} does not split into {world} equal shards (one per replica)",
+            cfg.train.batch_size
+        ))
+    })?;
+    if world > 1 && cfg.train.streams {
+        return Err(Error::Invalid(
+            "train.streams is not supported with several replicas yet (issue 47: whether a batch's clips all continue is decided per shard)".into(),
+        ));
+    }
     if let Some(stage) = opts.start_stage {
         // Before the run directory is made.
         check_stage_exists(cfg, stage)?;
@@ -492,14 +536,37 @@ pub fn run_with_validator(
         }
         _ => None,
     };
-    let dir = RunDir::claim(cfg, out_dir)?;
-    let mut trainer = open_trainer(cfg, &dir, &opts, branch)?;
+    // Rank 0 claims the directory, recovers and moves its checkpoints first; then the others
+    // open the same checkpoint and take rank 0's state.
+    let (dir, mut trainer) = if root {
+        let dir = RunDir::claim(cfg, out_dir)?;
+        let trainer = open_trainer(cfg, &dir, &opts, branch)?;
+        comm.barrier()?;
+        (dir, trainer)
+    } else {
+        comm.barrier()?;
+        let dir = RunDir::of(out_dir);
+        let trainer = open_trainer(cfg, &dir, &opts, None)?;
+        (dir, trainer)
+    };
+    if world > 1 {
+        trainer.sync_from_root(comm)?;
+    }
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
     let first_step = trainer.progress.global_step;
     // Lines of steps after the checkpoint (written before a kill) would come again.
-    let mut log = MetricsLog::open_at_step(&dir.metrics, first_step)?;
-    let bar = progress_bar(opts.progress, max_steps, first_step);
+    let mut log = if root {
+        Some(MetricsLog::open_at_step(&dir.metrics, first_step)?)
+    } else {
+        None
+    };
+    let bar = progress_bar(opts.progress && root, max_steps, first_step);
+    let data_seed = if rank == 0 {
+        t.seed
+    } else {
+        mix_seed(t.seed, RANK_STREAM + rank as u64)
+    };
     let start = Instant::now();
     let mut last = LossBreakdown::default();
     let mut timed_out = false;
@@ -508,14 +575,14 @@ pub fn run_with_validator(
     // Training on streams, every checkpoint interval starts new streams (with its first
     // batch), so that a run resumed from a checkpoint goes on as one that never stopped.
     let spec_at = |stage: usize, stage_step: u64, global_step: u64| ClipSpec {
-        batch: t.batch_size,
+        batch: shard.rows,
         n_frames: schedule::n_frames(&t, stage, stage_step),
         crop: t.crop,
         top_every: t.crop_top_every,
         new_streams: t.streams && global_step % t.checkpoint_every == 0,
     };
     std::thread::scope(|scope| -> Result<()> {
-        let mut prefetch = Prefetcher::new(source, t.seed);
+        let mut prefetch = Prefetcher::new(source, data_seed);
         let mut data_wait = 0.0;
         while trainer.progress.global_step < max_steps && !trainer.progress.finished {
             let (stage, step) = (trainer.progress.stage, trainer.progress.stage_step);
@@ -531,10 +598,14 @@ pub fn run_with_validator(
             if spec.new_streams {
                 trainer.end_streams();
             }
-            let stats = trainer.train_batch(&batch)?;
+            let stats = if world > 1 {
+                trainer.train_batch_replica(&batch, comm, shard)?
+            } else {
+                trainer.train_batch(&batch)?
+            };
             last = stats.loss;
             let gs = trainer.progress.global_step;
-            if gs % t.log_every == 0 || gs == 1 {
+            if let Some(log) = log.as_mut().filter(|_| gs % t.log_every == 0 || gs == 1) {
                 let time_s = start.elapsed().as_secs_f64();
                 let record = train_record(stage, &stats, &trainer, time_s, data_wait);
                 log.write(&record)?;
@@ -543,9 +614,28 @@ pub fn run_with_validator(
                 b.set_position(gs);
                 b.set_message(format!("stage {} loss {:.1}", stage + 1, stats.loss.total));
             }
-            if trainer.progress.stage_step % t.eval_every == 0 {
+            let validated = trainer.progress.stage_step % t.eval_every == 0;
+            if let Some(log) = log.as_mut().filter(|_| validated) {
                 let time_s = start.elapsed().as_secs_f64();
-                validate_and_judge(&mut trainer, validator, &mut log, &dir, &stats, time_s)?;
+                validate_and_judge(&mut trainer, validator, log, &dir, &stats, time_s)?;
+            }
+            let mut time_up = opts.time_limit.is_some_and(|l| start.elapsed() >= l);
+            if world > 1 {
+                // Rank 0's decisions: the stage its validation ended, its clock.
+                let ended = trainer.progress.stage != stage || trainer.progress.finished;
+                let flags = candle_core::Tensor::new(
+                    &[f32::from(u8::from(ended)), f32::from(u8::from(time_up))],
+                    &Device::Cpu,
+                )?;
+                let flags = comm.broadcast(&[flags], 0)?[0].to_vec1::<f32>()?;
+                time_up = flags[1] > 0.0;
+                if !root && validated && flags[0] > 0.0 {
+                    // best/ was written by rank 0 before the broadcast.
+                    trainer.end_stage(&dir.best)?;
+                }
+                if validated && flags[0] > 0.0 {
+                    trainer.sync_from_root(comm)?;
+                }
             }
             let p = &trainer.progress;
             if p.stage == stage
@@ -557,19 +647,22 @@ pub fn run_with_validator(
             {
                 tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
                 trainer.end_stage(&dir.best)?;
+                if world > 1 {
+                    trainer.sync_from_root(comm)?;
+                }
             }
             // On streams a run stops at a checkpoint boundary, where new streams start.
-            timed_out = opts.time_limit.is_some_and(|l| start.elapsed() >= l)
-                && (!t.streams || gs % t.checkpoint_every == 0);
+            timed_out = time_up && (!t.streams || gs % t.checkpoint_every == 0);
             // The kept checkpoint first: a run killed between the two resumes from an earlier
             // checkpoint and keeps this step again.
-            if opts.keep_every.is_some_and(|k| k > 0 && gs % k == 0) {
+            if root && opts.keep_every.is_some_and(|k| k > 0 && gs % k == 0) {
                 trainer.save(&dir.kept(gs))?;
             }
-            if gs % t.checkpoint_every == 0
-                || gs == max_steps
-                || trainer.progress.finished
-                || timed_out
+            if root
+                && (gs % t.checkpoint_every == 0
+                    || gs == max_steps
+                    || trainer.progress.finished
+                    || timed_out)
             {
                 trainer.save(&dir.checkpoint)?;
             }
