@@ -28,7 +28,9 @@ pub use crate::model::Shard;
 /// The collective operations data-parallel training needs. Every rank calls the same operations
 /// in the same order with tensors of the same shapes and dtypes; an operation returns on a rank
 /// only once every rank has called it, or with an error when a rank failed ([`Self::abort`]).
-pub trait Communicator: Send + Sync {
+/// No `Send`/`Sync` bound: a rank uses its communicator from one thread (cudarc's NCCL `Comm`
+/// is neither).
+pub trait Communicator {
     /// This replica's rank, `0 .. world_size`.
     fn rank(&self) -> usize;
     /// Number of replicas.

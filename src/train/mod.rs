@@ -226,14 +226,16 @@ impl Trainer {
     /// broadcast and set on the other ranks. The ranks' progress records must agree (each
     /// loaded the same checkpoint, or none): a rank at another step is an error on every rank.
     pub fn sync_from_root(&mut self, comm: &dyn Communicator) -> Result<()> {
-        let step = Tensor::new(&[self.progress.global_step as f64], &self.device)?;
-        let mean = comm.all_reduce_mean(std::slice::from_ref(&step))?;
-        let mean = mean[0].to_vec1::<f64>()?[0];
-        if mean != self.progress.global_step as f64 {
+        // Every rank compares its step with rank 0's; any mismatch fails every rank.
+        let s = self.progress.global_step as f64;
+        let at = |x: f64| Tensor::new(&[x], &self.device);
+        let root_step = comm.broadcast(&[at(s)?], 0)?[0].to_vec1::<f64>()?[0];
+        let differs = comm.all_reduce_mean(&[at(f64::from(u8::from(root_step != s)))?])?[0]
+            .to_vec1::<f64>()?[0];
+        if differs > 0.0 {
             return Err(Error::Invalid(format!(
-                "rank {} is at step {} but the ranks' mean step is {mean}: every rank must resume from the same checkpoint",
-                comm.rank(),
-                self.progress.global_step
+                "the replicas are not all at one step (rank {} at step {s}, rank 0 at step {root_step}): every rank must resume from the same checkpoint",
+                comm.rank()
             )));
         }
         let adam_state = self.adam.state();
