@@ -21,7 +21,7 @@ use crate::env::vector::VectorEnv;
 use crate::env::{registry, Frame, GtObject, Info};
 use crate::error::{Error, Result};
 use crate::track::TrackedObject;
-use crate::wrapper::{ObjectBatch, ObjectCentricVecEnv, ObjectEncoder};
+use crate::wrapper::{GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricVecEnv, ObjectEncoder};
 
 /// The seeded uniform random policy of `silot observe` and of stream evaluation.
 #[derive(Debug, Clone)]
@@ -176,23 +176,62 @@ pub fn tracked_objects(objects: &ObjectBatch, s: usize) -> Vec<TrackedObject> {
         .collect()
 }
 
+/// `n` envs of `spec` (the test split of the synthetic envs' data) stepped on `threads` threads
+/// (at most one per env; [`env_threads`] by default), without an encoder: what [`wrapped_envs`]
+/// wraps.
+pub fn stream_envs(
+    spec: &EnvSection,
+    n: usize,
+    threads: usize,
+) -> Result<VectorEnv<Box<dyn crate::env::Env>>> {
+    let spec = spec.clone();
+    VectorEnv::new(
+        move |_| registry::make_from_spec_split(&spec, Split::Test),
+        n,
+        threads,
+    )
+}
+
+/// Threads to step `n` envs on: one per core, at most one per env.
+pub fn env_threads(n: usize) -> usize {
+    std::thread::available_parallelism().map_or(1, |c| c.get().min(n))
+}
+
 /// `n` envs of `spec` (the test split of the synthetic envs' data) stepped on up to one thread
 /// each, through the object-centric wrapper with `encoder`; and the number of actions. What
-/// `silot observe` and [`encode_streams`] run.
+/// [`encode_streams`] runs.
 pub fn wrapped_envs(
     spec: &EnvSection,
     n: usize,
     encoder: ObjectEncoder,
 ) -> Result<(ObjectCentricVecEnv<Box<dyn crate::env::Env>>, usize)> {
-    let threads = std::thread::available_parallelism().map_or(1, |c| c.get().min(n));
+    let venv = stream_envs(spec, n, env_threads(n))?;
+    let n_actions = venv.single_action_space().n().unwrap_or(1);
+    Ok((ObjectCentricVecEnv::new(venv, encoder)?, n_actions))
+}
+
+/// The envs of [`wrapped_envs`] in `groups` groups stepped and encoded in a pipeline
+/// ([`GroupedObjectCentricVecEnv`]; group `g` encoded by `make_encoder(g)`), the same envs and
+/// seeds per env, stepped on up to `threads` threads; and the number of actions. What
+/// `silot observe` runs.
+pub fn wrapped_grouped_envs(
+    spec: &EnvSection,
+    n: usize,
+    threads: usize,
+    groups: usize,
+    make_encoder: impl FnMut(usize) -> Result<ObjectEncoder>,
+) -> Result<(GroupedObjectCentricVecEnv<Box<dyn crate::env::Env>>, usize)> {
     let spec = spec.clone();
-    let venv = VectorEnv::new(
+    let env = GroupedObjectCentricVecEnv::new(
         move |_| registry::make_from_spec_split(&spec, Split::Test),
         n,
         threads,
+        crate::env::vector::AutoresetMode::NextStep,
+        groups,
+        make_encoder,
     )?;
-    let n_actions = venv.single_action_space().n().unwrap_or(1);
-    Ok((ObjectCentricVecEnv::new(venv, encoder)?, n_actions))
+    let n_actions = env.group(0)?.inner().single_action_space().n().unwrap_or(1);
+    Ok((env, n_actions))
 }
 
 /// Run `opts.streams` envs of `spec` (the test split of the synthetic envs' data) for

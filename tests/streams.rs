@@ -141,27 +141,55 @@ fn stream_eval_matches_observe() {
         "2",
     ]);
     let lines = dir.path().join("objects.jsonl");
-    ok(&[
-        "observe",
-        "--env",
-        "smoke",
-        "--checkpoint",
-        &p(&run),
-        "--envs",
-        "2",
-        "--steps",
-        "11",
-        "--seed",
-        "4",
-        "--threshold",
-        "0",
-        "--json",
-        &p(&lines),
-        "--gif",
-        &p(&dir.path().join("objects.gif")),
-        "--gif-every",
-        "3",
-    ]);
+    let observe = |lines: &Path, groups: &str| {
+        let out = ok(&[
+            "observe",
+            "--env",
+            "smoke",
+            "--checkpoint",
+            &p(&run),
+            "--envs",
+            "2",
+            "--steps",
+            "11",
+            "--seed",
+            "4",
+            "--threshold",
+            "0",
+            "--json",
+            &p(lines),
+            "--gif",
+            &p(&dir.path().join("objects.gif")),
+            "--gif-every",
+            "3",
+            "--groups",
+            groups,
+        ]);
+        assert!(out.contains(&format!("; {groups} env group")), "{out}");
+    };
+    // Two groups (pipelined, one env each) write what one group writes (same ids and presence
+    // decisions), both compared with the stream report below.
+    let grouped = dir.path().join("objects-grouped.jsonl");
+    observe(&grouped, "2");
+    observe(&lines, "1");
+    let bad = Command::new(bin)
+        .args([
+            "observe",
+            "--env",
+            "smoke",
+            "--checkpoint",
+            &p(&run),
+            "--envs",
+            "2",
+        ])
+        .args(["--groups", "3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success() && stderr.contains("--groups must be between 1 and --envs (2)"),
+        "{stderr}"
+    );
     // Env 0's steps 0, 3, 6, 9 drawn as a GIF.
     let gif = std::fs::read(dir.path().join("objects.gif")).unwrap();
     assert_eq!(&gif[..6], b"GIF89a");
@@ -195,7 +223,10 @@ fn stream_eval_matches_observe() {
     assert_eq!(v["stream"]["episodes_ended"], 2);
     let detail = v["frames_detail"].as_array().unwrap();
     let mut compared = 0;
-    for line in std::fs::read_to_string(&lines).unwrap().lines() {
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    let (one, two) = (read(&lines), read(&grouped));
+    assert_eq!(one.lines().count(), two.lines().count());
+    for line in one.lines().chain(two.lines()) {
         let l: serde_json::Value = serde_json::from_str(line).unwrap();
         // observe's step s returns the stream's frame s + 1.
         let (env, t) = (l["env"].as_u64().unwrap(), l["step"].as_u64().unwrap() + 1);

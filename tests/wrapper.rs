@@ -7,7 +7,9 @@ use silot::env::vector::{AutoresetMode, VectorEnv};
 use silot::env::wrappers::TimeLimit;
 use silot::env::{registry, Env, ResetOptions};
 use silot::model::{coords_to_pixel_space, Silot, StepCtx};
-use silot::wrapper::{ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder};
+use silot::wrapper::{
+    GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder,
+};
 
 use crate::model_util::{moving_squares, smoke_cfg};
 
@@ -408,4 +410,168 @@ fn object_centric_env_is_a_gymnasium_env() {
     let mut native = ObjectCentricEnv::new(registry::make("smoke").unwrap(), encoder()).unwrap();
     let first = native.reset(Some(2), &ResetOptions::default()).unwrap();
     assert_eq!(first.features().index_axis(Axis(0), 0), a[0]);
+}
+
+/// Smoke envs whose episodes end after 2 to 5 steps (by the global index `i`, so the grouped and
+/// the synchronous envs build the same sub-env `i`).
+fn short_episodes(i: usize) -> silot::Result<TimeLimit<Box<dyn Env>>> {
+    TimeLimit::new(registry::make("smoke")?, 2 + (i as u64) % 4)
+}
+
+/// Rows `rows` of `a` (all sub-envs) are `b` (one group): same ids, new flags and presence
+/// decisions; presence and boxes up to the model's batched kernels at another batch size.
+fn assert_same_rows(a: &ObjectBatch, rows: std::ops::Range<usize>, b: &ObjectBatch, at: &str) {
+    assert_eq!(b.pres.dim().0, rows.len(), "{at}");
+    for (j, i) in rows.enumerate() {
+        assert_eq!(a.ids.row(i), b.ids.row(j), "{at}: env {i}");
+        assert_eq!(a.is_new.row(i), b.is_new.row(j), "{at}: env {i}");
+        for (x, y) in a.pres.row(i).iter().zip(b.pres.row(j)) {
+            assert!((x - y).abs() < 1e-4, "{at}: env {i}: pres {x} vs {y}");
+            assert_eq!(*x > 0.5, *y > 0.5, "{at}: env {i}: pres {x} vs {y}");
+        }
+        let (ba, bb) = (
+            a.boxes.index_axis(Axis(0), i),
+            b.boxes.index_axis(Axis(0), j),
+        );
+        for (x, y) in ba.iter().zip(bb.iter()) {
+            assert!((x - y).abs() < 1e-3, "{at}: env {i}: box {x} vs {y}");
+        }
+    }
+}
+
+/// The grouped (pipelined) env gives every sub-env the objects, ids, rewards, flags and
+/// autoresets of the synchronous env for the same seed and actions: through `step` and through
+/// `send` / `recv` per group, both autoreset modes, over many episode ends.
+#[test]
+fn grouped_env_matches_the_synchronous_one() {
+    let n = 5;
+    for mode in [AutoresetMode::NextStep, AutoresetMode::SameStep] {
+        for groups in [2, 3] {
+            let venv = VectorEnv::with_autoreset(short_episodes, n, 2, mode).unwrap();
+            let mut sync = ObjectCentricVecEnv::new(venv, encoder()).unwrap();
+            let mut grouped =
+                GroupedObjectCentricVecEnv::new(short_episodes, n, 2, mode, groups, |_| {
+                    Ok(encoder())
+                })
+                .unwrap();
+            assert_eq!(grouped.num_groups(), groups);
+            let want = sync.reset(Some(9)).unwrap().0.clone();
+            assert_same_rows(&want, 0..n, grouped.reset(Some(9)).unwrap(), "reset");
+            assert_eq!(sync.inner().infos(), grouped.infos());
+            let n_actions = sync.inner().single_action_space().n().unwrap();
+            let mut rng = 17u64;
+            let (mut ends, mut finals) = (0, 0);
+            for t in 0..300 {
+                let actions: Vec<usize> = (0..n)
+                    .map(|_| {
+                        rng = rng
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        (rng >> 33) as usize % n_actions
+                    })
+                    .collect();
+                let s = sync.step(&actions).unwrap();
+                let at = format!("{mode:?}, {groups} groups, step {t}");
+                ends += (0..n)
+                    .filter(|&i| s.terminated[i] || s.truncated[i])
+                    .count();
+                let (objects, rewards) = (s.objects.clone(), s.rewards.to_vec());
+                let (terminated, new_episode) = (s.terminated.to_vec(), s.new_episode.to_vec());
+                let (truncated, infos) = (s.truncated.to_vec(), s.infos.to_vec());
+                let final_objects = sync.final_objects().cloned();
+                if t % 2 == 0 {
+                    let g = grouped.step(&actions).unwrap();
+                    assert_same_rows(&objects, 0..n, g.objects, &at);
+                    assert_eq!(
+                        (g.rewards, g.terminated, g.truncated, g.new_episode, g.infos),
+                        (
+                            &rewards[..],
+                            &terminated[..],
+                            &truncated[..],
+                            &new_episode[..],
+                            &infos[..]
+                        ),
+                        "{at}"
+                    );
+                    match (&final_objects, grouped.final_objects()) {
+                        (Some(a), Some(b)) => {
+                            assert_same_rows(a, 0..n, b, &at);
+                            finals += 1;
+                        }
+                        (None, None) => {}
+                        (a, b) => panic!("{at}: final objects {a:?} vs {b:?}"),
+                    }
+                } else {
+                    for g in 0..groups {
+                        let r = grouped.group_range(g);
+                        grouped.send(g, &actions[r]).unwrap();
+                    }
+                    for g in 0..groups {
+                        let r = grouped.group_range(g);
+                        let s = grouped.recv(g).unwrap();
+                        assert_same_rows(&objects, r.clone(), s.objects, &at);
+                        assert_eq!(s.rewards, &rewards[r.clone()], "{at}");
+                        assert_eq!(s.terminated, &terminated[r.clone()], "{at}");
+                        assert_eq!(s.truncated, &truncated[r.clone()], "{at}");
+                        assert_eq!(s.new_episode, &new_episode[r.clone()], "{at}");
+                        assert_eq!(s.infos, &infos[r], "{at}");
+                    }
+                }
+            }
+            assert!(ends > 200, "{mode:?}: only {ends} episode ends");
+            if mode == AutoresetMode::SameStep {
+                assert!(finals > 10, "{finals} steps with final objects");
+            }
+        }
+    }
+}
+
+#[test]
+fn grouped_env_refuses_bad_group_counts_and_calls() {
+    for groups in [0, 4] {
+        let e = GroupedObjectCentricVecEnv::new(
+            short_episodes,
+            3,
+            1,
+            AutoresetMode::NextStep,
+            groups,
+            |_| Ok(encoder()),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(
+            e.contains("1 <= groups <= envs") && e.contains("3 envs"),
+            "{e}"
+        );
+    }
+    let mut env =
+        GroupedObjectCentricVecEnv::new(short_episodes, 3, 1, AutoresetMode::NextStep, 2, |_| {
+            Ok(encoder())
+        })
+        .unwrap();
+    assert_eq!((env.group_range(0), env.group_range(1)), (0..1, 1..3));
+    env.reset(Some(0)).unwrap();
+    let err = |r: silot::Result<()>| r.unwrap_err().to_string();
+    assert!(err(env.recv(0).map(|_| ())).contains("no step of group 0 in flight"));
+    assert!(err(env.send(1, &[0])).contains("1 actions for group 1 of 2 envs"));
+    assert!(err(env.send(2, &[0])).contains("group 2 does not exist"));
+    assert!(err(env.step(&[0, 0]).map(|_| ())).contains("2 actions for 3 envs"));
+    // The smoke env has one action.
+    env.send(0, &[0]).unwrap();
+    assert!(err(env.send(0, &[0])).contains("in flight"));
+    assert!(err(env.group(0).map(|_| ())).contains("in flight"));
+    env.recv(0).unwrap();
+    // A bad action: the sub-env's error with its global index.
+    env.send(1, &[0, 99]).unwrap();
+    match env.recv(1) {
+        Err(silot::Error::SubEnv { index: 2, .. }) => {}
+        other => panic!(
+            "expected sub-env 2's error, got {:?}",
+            other.map(|s| s.rewards.to_vec())
+        ),
+    }
+    // The group is usable again.
+    env.send(1, &[0, 0]).unwrap();
+    env.recv(1).unwrap();
 }

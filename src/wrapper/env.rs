@@ -240,7 +240,34 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
 
     /// Step sub-env `i` with `actions[i]` and encode all new frames in one batch.
     pub fn step(&mut self, actions: &[usize]) -> Result<ObjectStep<'_>> {
+        self.step_envs(actions)?;
+        self.encode_step()?;
+        Ok(self.last_step())
+    }
+
+    /// The results of the last step (or reset: rewards and flags are the vector env's).
+    pub fn last_step(&self) -> ObjectStep<'_> {
+        ObjectStep {
+            objects: &self.objects,
+            rewards: self.venv.rewards(),
+            terminated: self.venv.terminated(),
+            truncated: self.venv.truncated(),
+            infos: self.venv.infos(),
+            new_episode: &self.new_episode,
+        }
+    }
+
+    /// The first half of [`Self::step`]: step the sub-envs only (CPU). Must be followed by
+    /// [`Self::encode_step`] before the next step; split so that a pipelined env
+    /// ([`super::GroupedObjectCentricVecEnv`]) can step one group's envs while another group's
+    /// frames are encoded.
+    pub(crate) fn step_envs(&mut self, actions: &[usize]) -> Result<()> {
         self.venv.step(actions)?;
+        Ok(())
+    }
+
+    /// The second half of [`Self::step`]: encode the frames of the last [`Self::step_envs`].
+    pub(crate) fn encode_step(&mut self) -> Result<()> {
         let ended: Vec<bool> = self
             .venv
             .terminated()
@@ -279,14 +306,7 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
             }
         };
         self.new_episode = new_episode;
-        Ok(ObjectStep {
-            objects: &self.objects,
-            rewards: self.venv.rewards(),
-            terminated: self.venv.terminated(),
-            truncated: self.venv.truncated(),
-            infos: self.venv.infos(),
-            new_episode: &self.new_episode,
-        })
+        Ok(())
     }
 }
 
