@@ -9,13 +9,9 @@ TINY_ENCODER = "untrained:smoke"
 
 SYNTHETIC = ["scattered_mnist", "scattered_shapes", "smoke"]
 
-#: Env ids that cannot be made at all, with why (reported as skips by ``pytest -rs``).
-BROKEN = {
-    # ALE 0.6's DefenderSettings::setMode presses SELECT until RAM 0x9B holds the mode; with the
-    # ROM the `ale` crate bundles (md5 e1029676...) loadROM was still in that loop after minutes
-    # (gdb), in Rust (registry::make("defender")) as in Python: a Rust core bug, not the binding's.
-    "defender": "registry::make(\"defender\") hangs in ALE 0.6's Defender setMode (Rust core bug)",
-}
+#: Env ids that cannot be made at all, with why (reported as skips by ``pytest -rs``). None now:
+#: games that cannot be played (defender) are refused by the Rust core and not listed.
+BROKEN: dict = {}
 
 
 def env_id_params():

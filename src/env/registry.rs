@@ -76,6 +76,10 @@ pub fn source(id_or_path: &str) -> Result<EnvSource> {
         });
     }
     #[cfg(feature = "atari")]
+    if let Some(why) = crate::env::atari::roms::unsupported(id_or_path) {
+        return Err(Error::Invalid(format!("Atari game `{id_or_path}`: {why}")));
+    }
+    #[cfg(feature = "atari")]
     if crate::env::atari::roms::GAME_IDS.contains(&id_or_path) {
         return Ok(EnvSource {
             text: format!(

@@ -7,7 +7,8 @@ use ale::BundledRom;
 
 macro_rules! rom_table {
     ($($id:ident => $variant:ident,)*) => {
-        /// Every game id the `ale` crate bundles a ROM for, in alphabetical order.
+        /// Every game id the `ale` crate bundles a ROM for that can be played, in alphabetical
+        /// order (not the [`unsupported`] ones).
         pub const GAME_IDS: &[&str] = &[$(stringify!($id)),*];
 
         /// The bundled ROM of game `id`, `None` if the crate bundles no such ROM.
@@ -18,6 +19,21 @@ macro_rules! rom_table {
             }
         }
     };
+}
+
+/// Games the `ale` crate bundles a ROM for that cannot be played here, with why.
+const UNSUPPORTED: &[(&str, &str)] = &[(
+    "defender",
+    "not supported: ALE 0.6's Defender mode selection presses SELECT until RAM 0x9B holds the \
+     mode, which never happens with the ROM the `ale` crate bundles (loading it hung forever)",
+)];
+
+/// Why game `id` cannot be played, if it is one the `ale` crate bundles but we refuse.
+pub fn unsupported(id: &str) -> Option<&'static str> {
+    UNSUPPORTED
+        .iter()
+        .find(|(game, _)| *game == id)
+        .map(|(_, why)| *why)
 }
 
 rom_table! {
@@ -40,7 +56,6 @@ rom_table! {
     centipede => Centipede,
     chopper_command => ChopperCommand,
     crazy_climber => CrazyClimber,
-    defender => Defender,
     demon_attack => DemonAttack,
     double_dunk => DoubleDunk,
     elevator_action => ElevatorAction,
@@ -88,6 +103,9 @@ rom_table! {
 /// The bundled ROM of game `id`, or [`Error::UnknownEnv`](crate::Error::UnknownEnv) listing the
 /// known ids.
 pub fn rom_or_err(id: &str) -> crate::Result<BundledRom> {
+    if let Some(why) = unsupported(id) {
+        return Err(crate::Error::Invalid(format!("Atari game `{id}`: {why}")));
+    }
     bundled_rom(id).ok_or_else(|| crate::Error::UnknownEnv {
         id: id.to_string(),
         known: GAME_IDS.join(", "),
@@ -100,7 +118,8 @@ mod tests {
 
     #[test]
     fn every_id_maps_to_the_rom_file_of_the_same_name() {
-        assert_eq!(GAME_IDS.len(), 62);
+        // The `ale` crate bundles 62; `defender` is unsupported.
+        assert_eq!(GAME_IDS.len(), 61);
         for id in GAME_IDS {
             let rom = bundled_rom(id).expect("id in table");
             assert_eq!(rom.filename(), format!("{id}.bin"));
@@ -115,5 +134,23 @@ mod tests {
             .expect("unknown id")
             .to_string();
         assert!(err.contains("space_invader`") && err.contains("space_invaders"));
+    }
+
+    /// A bundled game that cannot be played is refused at once, saying why (it used to hang).
+    #[test]
+    fn unsupported_games_are_refused_with_the_reason() {
+        assert!(!GAME_IDS.contains(&"defender"));
+        for err in [
+            rom_or_err("defender").err().expect("refused").to_string(),
+            crate::env::registry::make("defender")
+                .err()
+                .expect("refused")
+                .to_string(),
+        ] {
+            assert!(
+                err.contains("defender") && err.contains("not supported"),
+                "{err}"
+            );
+        }
     }
 }
