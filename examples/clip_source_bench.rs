@@ -77,13 +77,7 @@ fn main() -> Result<()> {
     }
     for (name, source) in &mut sources {
         for &n_frames in &args.frames {
-            let spec = ClipSpec {
-                batch: args.batch,
-                n_frames,
-                crop: Some([72, 72]),
-                top_every: 0,
-                new_streams: false,
-            };
+            let spec = ClipSpec::new(args.batch, n_frames, Some([72, 72]));
             let (mean, slowest) = time_batches(source.as_mut(), &spec, args.seconds)?;
             println!(
                 "{name}: {n_frames}-frame clips: {mean:.1} ms per batch of {} on {threads} \

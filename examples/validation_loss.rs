@@ -58,13 +58,7 @@ fn make_clips(
         .map(|_| registry::make_from_spec(env))
         .collect::<silot::Result<Vec<_>>>()?;
     let mut source = RolloutSource::continuing(envs, 300, args.gap)?;
-    let spec = ClipSpec {
-        batch: t.batch_size,
-        n_frames: t.n_frames,
-        crop: t.crop,
-        top_every: 0,
-        new_streams: false,
-    };
+    let spec = ClipSpec::new(t.batch_size, t.n_frames, t.crop);
     Ok(source.next_clips(args.clips, &spec, &mut SeededRng::new(args.seed))?)
 }
 

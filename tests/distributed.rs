@@ -8,7 +8,7 @@ use silot::model::LossBreakdown;
 use silot::train::distributed::{run_replicas, Communicator, Shard};
 use silot::train::Trainer;
 
-use crate::model_util::{moving_squares, smoke_cfg};
+use crate::model_util::{cpu_opts, moving_squares, smoke_cfg};
 
 /// Global batch.
 const B: usize = 4;
@@ -267,21 +267,6 @@ impl silot::train::source::ClipSource for RandomSquares {
     }
 }
 
-fn cpu_opts(steps: u64) -> silot::train::TrainOptions {
-    silot::train::TrainOptions {
-        steps: Some(steps),
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-        branch_from: None,
-        keep_every: None,
-        env: None,
-        allow_env_mismatch: false,
-    }
-}
-
 /// `world` replicas of `train::run_replica` into `dir` up to `steps`; rank `fail.0`'s source
 /// fails at its call `fail.1`.
 fn run_world(
@@ -301,7 +286,14 @@ fn run_world(
             fail_at: None,
         };
         let mut validator = silot::train::LossValidator::from_source(cfg, &mut val)?;
-        silot::train::run_replica(cfg, dir, &mut source, &mut validator, cpu_opts(steps), comm)
+        silot::train::run_replica(
+            cfg,
+            dir,
+            &mut source,
+            &mut validator,
+            cpu_opts(Some(steps)),
+            comm,
+        )
     })
 }
 

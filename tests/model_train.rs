@@ -7,7 +7,7 @@ use silot::model::config::StageSteps;
 use silot::model::StepCtx;
 use silot::train::{self, TrainOptions, Trainer};
 
-use crate::model_util::{moving_squares, smoke_cfg};
+use crate::model_util::{cpu_opts, moving_squares, smoke_cfg};
 
 fn loss_falls_on_a_fixed_batch(dev: &Device) {
     // 90 updates on one batch (T_dyn = 2 during the first `n_curric` = 100 steps of the smoke
@@ -119,23 +119,6 @@ fn train_only_updates_the_named_parameters_and_nothing_else() {
             err.contains("propagation.pres"),
             "the groups are listed: {err}"
         );
-    }
-}
-
-/// Plain CPU training options: at most `steps` (else the config's), no progress bar, no time
-/// limit, optimiser and stage as saved.
-fn cpu_opts(steps: Option<u64>) -> TrainOptions {
-    TrainOptions {
-        steps,
-        device: Device::Cpu,
-        progress: false,
-        time_limit: None,
-        reset_optimizer: false,
-        start_stage: None,
-        branch_from: None,
-        keep_every: None,
-        env: None,
-        allow_env_mismatch: false,
     }
 }
 

@@ -46,3 +46,20 @@ pub fn moving_squares(b: usize, t: usize, h: usize, w: usize, seed: u64) -> Tens
     }
     Tensor::from_vec(data, (b, t, 3, h, w), &Device::Cpu).unwrap()
 }
+
+/// Plain CPU training options: at most `steps` (else the config's), no progress bar, no time
+/// limit, optimiser and stage as saved.
+pub fn cpu_opts(steps: Option<u64>) -> silot::train::TrainOptions {
+    silot::train::TrainOptions {
+        steps,
+        device: Device::Cpu,
+        progress: false,
+        time_limit: None,
+        reset_optimizer: false,
+        start_stage: None,
+        branch_from: None,
+        keep_every: None,
+        env: None,
+        allow_env_mismatch: false,
+    }
+}

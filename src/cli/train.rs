@@ -353,13 +353,7 @@ mod tests {
         let exp = crate::config::load_experiment(id).unwrap();
         let mut cfg = exp.run_config(id).unwrap();
         cfg.train.rollout_envs = 2;
-        let spec = ClipSpec {
-            batch: 4,
-            n_frames: 2,
-            crop: None,
-            top_every: 0,
-            new_streams: false,
-        };
+        let spec = ClipSpec::new(4, 2, None);
         rollout_source(&exp, &cfg, split, VAL_CLIP_GAP, false)
             .unwrap()
             .next_batch(&spec, &mut SeededRng::new(5))

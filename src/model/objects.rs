@@ -92,6 +92,30 @@ impl Objects {
         )
     }
 
+    /// The set whose every tensor is `f(this set's, other's)` (a concatenation, a per-stream
+    /// choice between two sets, ...), with the host-side `ids` and `is_new` given.
+    pub fn zip_tensors(
+        &self,
+        other: &Objects,
+        mut f: impl FnMut(&Tensor, &Tensor) -> Result<Tensor>,
+        ids: Vec<u64>,
+        is_new: Vec<bool>,
+    ) -> Result<Objects> {
+        Ok(Objects {
+            where_: f(&self.where_, &other.where_)?,
+            abs_posn: f(&self.abs_posn, &other.abs_posn)?,
+            what: f(&self.what, &other.what)?,
+            depth: f(&self.depth, &other.depth)?,
+            pres: f(&self.pres, &other.pres)?,
+            size_logit: f(&self.size_logit, &other.size_logit)?,
+            depth_logit: f(&self.depth_logit, &other.depth_logit)?,
+            prop_state: f(&self.prop_state, &other.prop_state)?,
+            prior_prop_state: f(&self.prior_prop_state, &other.prior_prop_state)?,
+            ids,
+            is_new,
+        })
+    }
+
     /// Concatenate two sets along the object axis (`self` first); host-side fields too.
     pub fn cat(&self, other: &Objects) -> Result<Objects> {
         let c = |a: &Tensor, b: &Tensor| Tensor::cat(&[a, b], 1);
@@ -105,19 +129,7 @@ impl Objects {
             is_new.extend_from_slice(&self.is_new[bi * n1..(bi + 1) * n1]);
             is_new.extend_from_slice(&other.is_new[bi * n2..(bi + 1) * n2]);
         }
-        Ok(Objects {
-            where_: c(&self.where_, &other.where_)?,
-            abs_posn: c(&self.abs_posn, &other.abs_posn)?,
-            what: c(&self.what, &other.what)?,
-            depth: c(&self.depth, &other.depth)?,
-            pres: c(&self.pres, &other.pres)?,
-            size_logit: c(&self.size_logit, &other.size_logit)?,
-            depth_logit: c(&self.depth_logit, &other.depth_logit)?,
-            prop_state: c(&self.prop_state, &other.prop_state)?,
-            prior_prop_state: c(&self.prior_prop_state, &other.prior_prop_state)?,
-            ids,
-            is_new,
-        })
+        self.zip_tensors(other, c, ids, is_new)
     }
 
     /// Gather objects: `index` holds, row-major `(B, M)`, indices into this set's object axis.

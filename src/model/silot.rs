@@ -276,21 +276,10 @@ impl Silot {
                 .collect()
         };
         let (c, f) = (&decided, &fresh.objects);
-        let objects = Objects {
-            where_: mix(&c.where_, &f.where_)?,
-            abs_posn: mix(&c.abs_posn, &f.abs_posn)?,
-            what: mix(&c.what, &f.what)?,
-            depth: mix(&c.depth, &f.depth)?,
-            pres: mix(&c.pres, &f.pres)?,
-            size_logit: mix(&c.size_logit, &f.size_logit)?,
-            depth_logit: mix(&c.depth_logit, &f.depth_logit)?,
-            prop_state: mix(&c.prop_state, &f.prop_state)?,
-            prior_prop_state: mix(&c.prior_prop_state, &f.prior_prop_state)?,
-            ids: per_slot(&c.ids, &f.ids),
-            is_new: (0..b * k)
-                .map(|i| continues[i / k] && c.is_new[i])
-                .collect(),
-        };
+        let is_new = (0..b * k)
+            .map(|i| continues[i / k] && c.is_new[i])
+            .collect();
+        let objects = c.zip_tensors(f, mix, per_slot(&c.ids, &f.ids), is_new)?;
         let next_id = (0..b)
             .map(|i| {
                 if continues[i] {

@@ -57,13 +57,7 @@ impl LossValidator {
     pub fn from_source(cfg: &RunConfig, source: &mut dyn ClipSource) -> Result<Self> {
         let t = &cfg.train;
         let mut rng = SeededRng::new(mix_seed(t.val_seed, VAL_STREAM));
-        let mut spec = ClipSpec {
-            batch: t.batch_size,
-            n_frames: t.n_frames,
-            crop: t.crop,
-            top_every: 0,
-            new_streams: false,
-        };
+        let mut spec = ClipSpec::new(t.batch_size, t.n_frames, t.crop);
         let batches = source.next_clips(t.n_val, &spec, &mut rng)?;
         spec.crop = None;
         let full_frames = match t.val_full_frames {

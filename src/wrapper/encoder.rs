@@ -232,38 +232,28 @@ impl ObjectEncoder {
         // Row r of the merged state: row pos[r] of `sub` if restarted, else row r of `state`.
         let pick: Vec<u32> = (0..b).map(|r| pos[r].map_or(r, |j| b + j) as u32).collect();
         let pick = Tensor::from_vec(pick, b, &self.device)?;
-        let merge = |a: &Tensor, z: &Tensor| -> Result<Tensor> {
-            Ok(Tensor::cat(&[a, z], 0)?.index_select(&pick, 0)?)
+        let merge = |a: &Tensor, z: &Tensor| -> candle_core::Result<Tensor> {
+            Tensor::cat(&[a, z], 0)?.index_select(&pick, 0)
         };
         let (o, z) = (&state.objects, &sub.objects);
         let k = self.n_slots();
-        let host = |a: &[u64], z: &[u64]| -> Vec<u64> {
-            (0..b)
-                .flat_map(|r| match pos[r] {
-                    Some(j) => z[j * k..(j + 1) * k].to_vec(),
-                    None => a[r * k..(r + 1) * k].to_vec(),
+        // Host fields: slot rows `k` wide, picked as the tensors' rows.
+        fn pick_rows<T: Copy>(a: &[T], z: &[T], pos: &[Option<usize>], k: usize) -> Vec<T> {
+            pos.iter()
+                .enumerate()
+                .flat_map(|(r, p)| match p {
+                    Some(j) => &z[j * k..(j + 1) * k],
+                    None => &a[r * k..(r + 1) * k],
                 })
+                .copied()
                 .collect()
-        };
-        let is_new: Vec<bool> = (0..b)
-            .flat_map(|r| match pos[r] {
-                Some(j) => z.is_new[j * k..(j + 1) * k].to_vec(),
-                None => o.is_new[r * k..(r + 1) * k].to_vec(),
-            })
-            .collect();
-        let objects = crate::model::Objects {
-            where_: merge(&o.where_, &z.where_)?,
-            abs_posn: merge(&o.abs_posn, &z.abs_posn)?,
-            what: merge(&o.what, &z.what)?,
-            depth: merge(&o.depth, &z.depth)?,
-            pres: merge(&o.pres, &z.pres)?,
-            size_logit: merge(&o.size_logit, &z.size_logit)?,
-            depth_logit: merge(&o.depth_logit, &z.depth_logit)?,
-            prop_state: merge(&o.prop_state, &z.prop_state)?,
-            prior_prop_state: merge(&o.prior_prop_state, &z.prior_prop_state)?,
-            ids: host(&o.ids, &z.ids),
-            is_new,
-        };
+        }
+        let objects = o.zip_tensors(
+            z,
+            merge,
+            pick_rows(&o.ids, &z.ids, &pos, k),
+            pick_rows(&o.is_new, &z.is_new, &pos, k),
+        )?;
         let next_id = (0..b)
             .map(|r| pos[r].map_or(state.next_id[r], |j| sub.next_id[j]))
             .collect();

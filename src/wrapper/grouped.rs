@@ -21,7 +21,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
-use ndarray::{concatenate, Axis};
+use ndarray::{concatenate, Array, ArrayView, Axis, RemoveAxis};
 
 use super::encoder::ObjectEncoder;
 use super::env::{ObjectCentricVecEnv, ObjectStep};
@@ -413,38 +413,22 @@ fn worker_gone(g: usize) -> Error {
 /// The batches of consecutive streams as one.
 fn concat<'a>(parts: impl Iterator<Item = &'a ObjectBatch>) -> Result<ObjectBatch> {
     let parts: Vec<&ObjectBatch> = parts.collect();
-    let err = |e: ndarray::ShapeError| Error::Invalid(format!("env groups: merging objects: {e}"));
+    // One field of every part, stacked along the streams.
+    fn cat<'a, A: Clone + 'a, D: RemoveAxis + 'a>(
+        parts: &[&'a ObjectBatch],
+        field: impl Fn(&'a ObjectBatch) -> ArrayView<'a, A, D>,
+    ) -> Result<Array<A, D>> {
+        let views: Vec<ArrayView<A, D>> = parts.iter().map(|p| field(p)).collect();
+        concatenate(Axis(0), &views)
+            .map_err(|e| Error::Invalid(format!("env groups: merging objects: {e}")))
+    }
     Ok(ObjectBatch {
-        pres: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.pres.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
-        boxes: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.boxes.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
-        depth: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.depth.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
-        what: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.what.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
-        ids: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.ids.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
-        is_new: concatenate(
-            Axis(0),
-            &parts.iter().map(|p| p.is_new.view()).collect::<Vec<_>>(),
-        )
-        .map_err(err)?,
+        pres: cat(&parts, |p| p.pres.view())?,
+        boxes: cat(&parts, |p| p.boxes.view())?,
+        depth: cat(&parts, |p| p.depth.view())?,
+        what: cat(&parts, |p| p.what.view())?,
+        ids: cat(&parts, |p| p.ids.view())?,
+        is_new: cat(&parts, |p| p.is_new.view())?,
         frame_hw: parts[0].frame_hw,
     })
 }
