@@ -18,6 +18,11 @@ pub enum DeviceArg {
 
 /// Open the device, with a clear error when CUDA is not compiled in or no GPU answers.
 pub fn open(d: DeviceArg) -> Result<Device> {
+    open_ordinal(d, 0)
+}
+
+/// [`open`] with GPU `ordinal` for `--device cuda` (a data-parallel rank's `LOCAL_RANK`).
+pub fn open_ordinal(d: DeviceArg, ordinal: usize) -> Result<Device> {
     match d {
         DeviceArg::Cpu => Ok(Device::Cpu),
         DeviceArg::Cuda => {
@@ -28,8 +33,8 @@ pub fn open(d: DeviceArg) -> Result<Device> {
                         .into(),
                 ));
             }
-            let dev = Device::new_cuda(0).map_err(|e| {
-                Error::Invalid(format!("--device cuda: no usable GPU ({e}); check the driver and LD_LIBRARY_PATH, or use --device cpu"))
+            let dev = Device::new_cuda(ordinal).map_err(|e| {
+                Error::Invalid(format!("--device cuda: no usable GPU {ordinal} ({e}); check the driver and LD_LIBRARY_PATH (and LOCAL_RANK, which picks the GPU of a data-parallel rank), or use --device cpu"))
             })?;
             crate::nn::prepare_device(&dev);
             Ok(dev)
@@ -41,12 +46,17 @@ pub fn open(d: DeviceArg) -> Result<Device> {
 /// only: 1.6× faster Space Invaders inference at batch 256 on an H100 (`cuda_bench.md`), results
 /// within TF32's 10-bit mantissa).
 pub fn open_tf32(d: DeviceArg, tf32: bool) -> Result<Device> {
+    open_tf32_ordinal(d, tf32, 0)
+}
+
+/// [`open_tf32`] on GPU `ordinal` ([`open_ordinal`]).
+pub fn open_tf32_ordinal(d: DeviceArg, tf32: bool, ordinal: usize) -> Result<Device> {
     if tf32 && d != DeviceArg::Cuda {
         return Err(Error::Invalid(
             "--tf32 applies to --device cuda only".into(),
         ));
     }
-    let dev = open(d)?;
+    let dev = open_ordinal(d, ordinal)?;
     candle_core::cuda::set_gemm_reduced_precision_f32(tf32);
     Ok(dev)
 }

@@ -125,8 +125,260 @@ fn train_with_two_cpu_replicas() {
             "--seed",
             "1,2",
         ],
-        &["--gpus with several --seed"],
+        &["with several --seed values is not supported"],
     );
+}
+
+/// `silot args` with the variables `vars` set; (success, stdout, stderr).
+fn silot_env(args: &[&str], vars: &[(&str, String)]) -> (bool, String, String) {
+    let mut cmd = silot_command();
+    cmd.args(args);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run silot");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A run's `metrics.jsonl` records without their clock fields (`time_s`, `data_wait_s`).
+fn metrics_without_clock(run: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let o = v.as_object_mut().unwrap();
+            o.remove("time_s");
+            o.remove("data_wait_s");
+            v
+        })
+        .collect()
+}
+
+/// The steps of a run's `train` records.
+fn train_steps(run: &Path) -> Vec<u64> {
+    silot::train::metrics_log::read_metrics(&run.join("metrics.jsonl"))
+        .unwrap()
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| r.step)
+        .collect()
+}
+
+/// A free TCP port on the loopback interface.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind(("127.0.0.1", 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `--gpus 2` as two processes over TCP (issue 47) trains the bit-identical run of two replicas
+/// as threads (metrics, weights, Adam state), printing one line; the run then resumes with one
+/// process and with four at the same global batch (4), each line of metrics written once.
+#[test]
+fn two_rank_processes_match_two_threads_and_resume_with_other_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (procs, threads) = (dir.path().join("procs"), dir.path().join("threads"));
+    let line = train_smoke(&procs, "3", &["--gpus", "2"]);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(line.contains("trained to step 3"), "{line}");
+    train_smoke(&threads, "3", &["--gpus", "2", "--launch", "threads"]);
+    assert_eq!(
+        metrics_without_clock(&procs),
+        metrics_without_clock(&threads)
+    );
+    for f in ["weights.safetensors", "optimizer.safetensors", "state.json"] {
+        let read = |run: &Path| std::fs::read(run.join("checkpoint").join(f)).unwrap();
+        assert!(read(&procs) == read(&threads), "checkpoint/{f} differs");
+    }
+    let line = train_smoke(&procs, "5", &[]);
+    assert!(line.contains("trained to step 5"), "{line}");
+    let line = train_smoke(&procs, "6", &["--gpus", "4"]);
+    assert!(line.contains("trained to step 6"), "{line}");
+    assert_eq!(train_steps(&procs), (1..=6).collect::<Vec<_>>());
+    let cfg = silot::config::load_experiment("smoke")
+        .unwrap()
+        .run_config("smoke")
+        .unwrap();
+    let mut tr = silot::train::Trainer::new(&cfg, &candle_core::Device::Cpu).unwrap();
+    tr.load(&procs.join("checkpoint")).unwrap();
+    assert_eq!(tr.progress.global_step, 6);
+}
+
+/// Ranks started by an external launcher (`RANK`, `WORLD_SIZE`, `MASTER_ADDR`, `MASTER_PORT`):
+/// two processes train the run, rank 0 alone printing; bad variables, a port in use and a
+/// `--gpus` that contradicts `WORLD_SIZE` are clear errors.
+#[test]
+fn ranks_under_an_external_launcher_and_bad_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let args = [
+        "train",
+        "--config",
+        "smoke",
+        "--out",
+        arg(&out),
+        "--steps",
+        "2",
+    ];
+    let port = free_port().to_string();
+    let vars = |rank: &str| {
+        vec![
+            ("RANK", rank.to_string()),
+            ("WORLD_SIZE", "2".to_string()),
+            ("MASTER_ADDR", "127.0.0.1".to_string()),
+            ("MASTER_PORT", port.clone()),
+        ]
+    };
+    let (r0, r1) = std::thread::scope(|s| {
+        let a = s.spawn(|| silot_env(&args, &vars("0")));
+        let b = s.spawn(|| silot_env(&args, &vars("1")));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert!(r0.0 && r1.0, "{}\n{}", r0.2, r1.2);
+    assert!(r0.1.contains("trained to step 2"), "{}", r0.1);
+    assert!(r1.1.is_empty(), "rank 1 printed: {}", r1.1);
+    assert_eq!(train_steps(&out), vec![1, 2]);
+    let env = |pairs: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+        pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
+    };
+    let fails = |vars: Vec<(&str, String)>, extra: &[&str], needle: &str| {
+        let mut a = args.to_vec();
+        a.extend_from_slice(extra);
+        let (ok, _, stderr) = silot_env(&a, &vars);
+        assert!(!ok && stderr.contains(needle), "{stderr}");
+    };
+    fails(
+        env(&[("RANK", "2"), ("WORLD_SIZE", "2")]),
+        &[],
+        "RANK = 2 with WORLD_SIZE = 2",
+    );
+    fails(
+        env(&[
+            ("RANK", "0"),
+            ("WORLD_SIZE", "2"),
+            ("MASTER_ADDR", "127.0.0.1"),
+        ]),
+        &[],
+        "MASTER_PORT is not set",
+    );
+    let busy = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let busy_port = busy.local_addr().unwrap().port().to_string();
+    fails(
+        env(&[
+            ("RANK", "0"),
+            ("WORLD_SIZE", "2"),
+            ("MASTER_ADDR", "127.0.0.1"),
+            ("MASTER_PORT", &busy_port),
+        ]),
+        &[],
+        "cannot listen at MASTER_PORT",
+    );
+    fails(vars("0"), &["--gpus", "3"], "--gpus 3 but WORLD_SIZE = 2");
+}
+
+/// A rank process killed mid-run (issue 47): the other rank ends with an error naming it, the
+/// launcher reports it and exits non-zero, the last checkpoint loads, and the same command
+/// resumes from it to the end.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_rank_process_ends_the_run_and_the_checkpoint_stays() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    // The smoke config with a checkpoint every 2 steps.
+    let smoke =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml")).unwrap();
+    assert!(smoke.contains("\ncheckpoint_every = 10\n"));
+    let config = dir.path().join("smoke2.toml");
+    std::fs::write(
+        &config,
+        smoke.replace("\ncheckpoint_every = 10\n", "\ncheckpoint_every = 2\n"),
+    )
+    .unwrap();
+    let out = dir.path().join("run");
+    let args = [
+        "train",
+        "--config",
+        arg(&config),
+        "--out",
+        arg(&out),
+        "--steps",
+        "1000",
+        "--gpus",
+        "2",
+    ];
+    let log = dir.path().join("stderr.txt");
+    let mut launcher = silot_command()
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let until = |what: &str, done: &mut dyn FnMut() -> bool| {
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "timed out: {what}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    // Past the checkpoint of step 4.
+    until("step 5", &mut || {
+        std::fs::read_to_string(out.join("metrics.jsonl")).is_ok_and(|m| m.contains("\"step\":5,"))
+    });
+    let pid = launcher.id();
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap();
+    let rank1 = children
+        .split_whitespace()
+        .find(|c| {
+            std::fs::read(format!("/proc/{c}/environ"))
+                .is_ok_and(|e| e.split(|b| *b == 0).any(|v| v == b"RANK=1"))
+        })
+        .expect("rank 1's process")
+        .to_string();
+    assert!(Command::new("kill")
+        .args(["-9", &rank1])
+        .status()
+        .unwrap()
+        .success());
+    let mut status = None;
+    until("the launcher's exit", &mut || {
+        status = launcher.try_wait().unwrap();
+        status.is_some()
+    });
+    assert!(start.elapsed() < Duration::from_secs(120));
+    let stderr = std::fs::read_to_string(&log).unwrap();
+    assert!(!status.unwrap().success(), "{stderr}");
+    // "rank 1 closed its connection" or, when rank 0 was writing to it, "rank 1's connection
+    // failed (Connection reset by peer)".
+    assert!(
+        stderr.contains("rank 0 of 2: data-parallel training stopped: rank 1")
+            && stderr.contains("killed or crashed"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("rank 1 failed (killed"), "{stderr}");
+    let cfg = silot::config::load_experiment(arg(&config))
+        .unwrap()
+        .run_config(arg(&config))
+        .unwrap();
+    let mut tr = silot::train::Trainer::new(&cfg, &candle_core::Device::Cpu).unwrap();
+    tr.load(&out.join("checkpoint")).unwrap();
+    let at = tr.progress.global_step;
+    assert!(at >= 4 && at % 2 == 0, "checkpoint at step {at}");
+    let mut again = args.to_vec();
+    let to = (at + 2).to_string();
+    again[6] = &to;
+    let line = silot_ok(&again);
+    assert!(line.contains(&format!("trained to step {to}")), "{line}");
+    assert_eq!(train_steps(&out), (1..=at + 2).collect::<Vec<_>>());
 }
 
 #[test]

@@ -353,3 +353,62 @@ fn two_replica_runs_write_once_resume_and_survive_a_failed_rank() {
         .iter()
         .all(|r| r.is_err()));
 }
+
+/// `Trainer::adopt_from_root`: a rank that read no checkpoint (another seed, stage 1, step 0)
+/// takes rank 0's progress (stage 2, its step and early-stopping record), parameters and Adam
+/// state, bit for bit.
+#[test]
+fn a_rank_adopts_rank_0s_progress_weights_and_adam_state() {
+    let out = run_replicas(2, |rank, comm| {
+        let mut cfg = smoke_cfg();
+        cfg.train.seed += rank as u64;
+        let mut tr = Trainer::new(&cfg, &Device::Cpu)?;
+        if rank == 0 {
+            let (clip, off) = batch(0);
+            tr.train_step(&clip, &off)?;
+            tr.next_stage(std::path::Path::new("/nonexistent"))?;
+            tr.train_step(&clip, &off)?;
+        }
+        tr.adopt_from_root(comm)?;
+        let adam: Vec<Vec<f32>> = tr
+            .adam
+            .state()
+            .iter()
+            .map(|(_, t)| {
+                t.flatten_all()?
+                    .to_dtype(candle_core::DType::F32)?
+                    .to_vec1()
+            })
+            .collect::<candle_core::Result<_>>()?;
+        Ok((tr.progress.clone(), weights(&tr), adam))
+    });
+    let out: Vec<_> = out.into_iter().map(|r| r.unwrap()).collect();
+    assert_eq!(out[0].0.stage, 1);
+    assert_eq!(out[0].0.global_step, 2);
+    assert_eq!(out[1].0, out[0].0);
+    assert!(out[1].1 == out[0].1, "weights differ");
+    assert!(out[1].2 == out[0].2, "Adam state differs");
+}
+
+/// A stage ended by `max_stage_steps` in the middle of a two-replica run: rank 0 alone reads
+/// best/, the other rank adopts its state, and both go on in stage 2.
+#[test]
+fn two_replicas_move_to_the_next_stage_together() {
+    let mut cfg = smoke_cfg();
+    cfg.train.steps = 6;
+    cfg.train.eval_every = 2;
+    cfg.train.patience_start = 0;
+    cfg.train.max_stage_steps = Some(silot::model::config::StageSteps::PerStage(vec![3]));
+    let dir = tempfile::tempdir().unwrap();
+    for s in run_world(2, &cfg, dir.path(), 6, None) {
+        let s = s.unwrap();
+        assert_eq!((s.steps, s.stage), (6, 1));
+    }
+    let recs = silot::train::metrics_log::read_metrics(&dir.path().join("metrics.jsonl")).unwrap();
+    let stages: Vec<usize> = recs
+        .iter()
+        .filter(|r| r.kind == "train")
+        .map(|r| r.stage)
+        .collect();
+    assert_eq!(stages, vec![0, 0, 0, 1, 1, 1]);
+}

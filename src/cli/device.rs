@@ -23,6 +23,12 @@ impl DeviceFlags {
     pub fn open(&self) -> crate::Result<Device> {
         open_tf32(self.device, self.tf32)
     }
+
+    /// [`DeviceFlags::open`] on GPU `ordinal` (a data-parallel rank's `LOCAL_RANK`; ignored on
+    /// the CPU).
+    pub fn open_ordinal(&self, ordinal: usize) -> crate::Result<Device> {
+        crate::device::open_tf32_ordinal(self.device, self.tf32, ordinal)
+    }
 }
 
 /// [`DeviceFlags`] plus `--half-backbone`, for the commands that run a trained model without

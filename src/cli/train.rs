@@ -8,6 +8,7 @@ use super::device::DeviceFlags;
 use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
+use crate::train::distributed::launch::{launch_ranks, RankEnv};
 use crate::train::distributed::run_replicas;
 use crate::train::source::{rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP};
 use crate::train::{run_replica, run_with_validator, LossValidator, TrainOptions, TrainSummary};
@@ -83,10 +84,25 @@ pub struct TrainArgs {
     pub allow_env_mismatch: bool,
     /// Data-parallel replicas (issue 47, docs/multi_gpu.md): each trains on
     /// `train.batch_size / N` clips of every batch from its own clip source, their gradients
-    /// averaged before one update. For now only with `--device cpu`, as N threads of this process
-    /// (for testing); on GPUs (one process per GPU, NCCL) not implemented yet.
+    /// averaged before one update. Runs N processes of this command, rank `r` on GPU `r` with
+    /// NCCL (a `--features nccl` build) or on the CPU over TCP; an external launcher's
+    /// `RANK`/`WORLD_SIZE`/`MASTER_ADDR`/`MASTER_PORT` do the same across hosts (then `--gpus`
+    /// may be left out).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub gpus: u64,
+    /// How `--gpus N` runs its replicas: one process each (`processes`, the default), or as
+    /// threads of this process (`threads`: `--device cpu` only, for testing).
+    #[arg(long, value_enum, default_value_t = Launch::Processes)]
+    pub launch: Launch,
+}
+
+/// `--launch`: how `--gpus N` runs its replicas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Launch {
+    /// One child process per replica (`RANK`... set for each; TCP or NCCL between them).
+    Processes,
+    /// Threads of this process with the in-process communicator (`--device cpu` only).
+    Threads,
 }
 
 /// Run training: one run, or with several `--seed`s one run per seed at once.
@@ -97,10 +113,32 @@ pub fn run_cli(a: TrainArgs) -> anyhow::Result<()> {
         crate::nn::set_fused_optimizer(false);
     }
     let exp = crate::config::load_experiment(&a.config)?;
-    if a.gpus > 1 && a.seed.len() > 1 {
+    let rank_env = RankEnv::from_env()?;
+    if (a.gpus > 1 || rank_env.is_some()) && a.seed.len() > 1 {
         anyhow::bail!(
-            "--gpus with several --seed values is not supported: train one seed at a time"
+            "--gpus (or RANK/WORLD_SIZE) with several --seed values is not supported: train one seed at a time"
         );
+    }
+    if let Some(env) = &rank_env {
+        if a.gpus > 1 && a.gpus as usize != env.world_size {
+            anyhow::bail!(
+                "--gpus {} but WORLD_SIZE = {}: give one of them, or the same number",
+                a.gpus,
+                env.world_size
+            );
+        }
+        if let Some(line) = train_rank(&a, &exp, env)? {
+            println!("{line}");
+        }
+        return Ok(());
+    }
+    if a.gpus > 1 && a.launch == Launch::Processes {
+        // Refused here rather than by every rank.
+        let cfg = run_cfg(&a, &exp, a.seed.first().copied())?;
+        shard_check(&cfg, a.gpus as usize)?;
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        launch_ranks(a.gpus as usize, &args)?;
+        return Ok(());
     }
     match a.seed.as_slice() {
         [] => println!("{}", train_one(&a, &exp, None, &a.out, true)?),
@@ -172,11 +210,7 @@ fn train_one(
     out: &Path,
     progress: bool,
 ) -> anyhow::Result<String> {
-    let mut cfg = exp.run_config(&a.config)?;
-    if let Some(seed) = seed {
-        cfg.train.seed = seed;
-    }
-    cfg.validate()?;
+    let cfg = run_cfg(a, exp, seed)?;
     let device = a.device.open()?;
     let summary = if a.gpus <= 1 {
         let (mut source, mut validator, env) = sources(a, exp, &cfg)?;
@@ -185,18 +219,86 @@ fn train_one(
     } else {
         if !device.is_cpu() {
             anyhow::bail!(
-                "--gpus {} runs on the CPU only for now (replicas as threads, for testing): data-parallel training on GPUs needs the NCCL communicator, not implemented yet (issue 47); pass --device cpu",
-                a.gpus
+                "--launch threads runs on the CPU only (replicas as threads, for testing); on GPUs use the default --launch processes (one process per GPU, NCCL)"
             );
         }
         train_replicas(a, exp, &cfg, out, progress)?
     };
+    Ok(summary_line(&cfg, &summary, out))
+}
+
+/// The run's config: the experiment's, under `seed` if given, validated.
+fn run_cfg(
+    a: &TrainArgs,
+    exp: &ExperimentConfig,
+    seed: Option<u64>,
+) -> anyhow::Result<crate::model::config::RunConfig> {
+    let mut cfg = exp.run_config(&a.config)?;
+    if let Some(seed) = seed {
+        cfg.train.seed = seed;
+    }
+    cfg.validate()?;
+    Ok(cfg)
+}
+
+/// `train.batch_size` must split into `world` equal shards.
+fn shard_check(cfg: &crate::model::config::RunConfig, world: usize) -> anyhow::Result<()> {
+    if crate::train::distributed::Shard::of_rank(0, world, cfg.train.batch_size).is_err() {
+        anyhow::bail!(
+            "train.batch_size = {} does not split into {world} equal shards (one per replica): pick --gpus N dividing it",
+            cfg.train.batch_size
+        );
+    }
+    Ok(())
+}
+
+/// This process as rank `env.rank` of `env.world_size` (variables of [`launch_ranks`] or of an
+/// external launcher): the GPU `LOCAL_RANK` (or the CPU), the group joined at
+/// `MASTER_ADDR:MASTER_PORT`, the run trained as that rank. A failure aborts the group (every
+/// other rank ends with an error naming this one). Rank 0's summary line; `None` elsewhere.
+fn train_rank(
+    a: &TrainArgs,
+    exp: &ExperimentConfig,
+    env: &RankEnv,
+) -> anyhow::Result<Option<String>> {
+    let (rank, world) = (env.rank, env.world_size);
+    let at = |e: &dyn std::fmt::Display| anyhow::anyhow!("rank {rank} of {world}: {e:#}");
+    let cfg = run_cfg(a, exp, a.seed.first().copied()).map_err(|e| at(&e))?;
+    let device = a.device.open_ordinal(env.local_rank).map_err(|e| at(&e))?;
+    let comm = env.join(&device).map_err(|e| at(&e))?;
+    let run = || -> anyhow::Result<TrainSummary> {
+        let (mut source, mut validator, record) = sources(a, exp, &cfg)?;
+        let opts = options(a, device.clone(), rank == 0, record);
+        Ok(run_replica(
+            &cfg,
+            &a.out,
+            source.as_mut(),
+            &mut validator,
+            opts,
+            comm.as_ref(),
+        )?)
+    };
+    match run() {
+        Ok(summary) => Ok((rank == 0).then(|| summary_line(&cfg, &summary, &a.out))),
+        Err(e) => {
+            comm.abort(&format!("rank {rank} failed: {e:#}"));
+            Err(at(&e))
+        }
+    }
+}
+
+/// The line `silot train` prints at the end of a run.
+fn summary_line(
+    cfg: &crate::model::config::RunConfig,
+    summary: &TrainSummary,
+    out: &Path,
+) -> String {
     let last = if summary.steps_this_run > 0 {
         format!("last loss {:.3}", summary.last.total)
     } else {
         "nothing to train: the run was already there".to_string()
     };
-    Ok(format!(
+    format!(
         "trained to step {} (stage {} of {}{}); {last}; run directory {}",
         summary.steps,
         summary.stage + 1,
@@ -209,7 +311,7 @@ fn train_one(
             ""
         },
         out.display()
-    ))
+    )
 }
 
 /// The training clips, the validator and the env the clips come from: the validation clips from

@@ -2,21 +2,26 @@
 //! each run a shard of the global batch ([`Shard`]); their gradients are averaged by a
 //! [`Communicator`] before the same Adam step on every replica
 //! ([`Trainer::train_step_replica`](super::Trainer::train_step_replica)), and the parameters
-//! (and Adam state) start from rank 0's ([`Trainer::sync_from_root`](super::Trainer::sync_from_root)).
+//! (and Adam state) start from rank 0's ([`Trainer::adopt_from_root`](super::Trainer::adopt_from_root)).
 //!
-//! The training loop runs as one rank in [`run_replica`](super::run_replica) (`silot train
-//! --gpus N` on the CPU: N replicas on threads).
+//! The training loop runs as one rank in [`run_replica`](super::run_replica).
 //!
-//! Implemented here: the [`Communicator`] trait, [`SingleProcess`] (world size 1) and
+//! Implemented here: the [`Communicator`] trait, [`SingleProcess`] (world size 1),
 //! [`InProcessGroup`] (replicas on threads of one process sharing host memory: the CPU tests'
-//! stand-in for NCCL, usable with one device per thread too), and [`run_replicas`], which runs a
-//! closure per rank and ends every rank when one fails.
-//!
-//! Not implemented yet: the NCCL communicator (`cuda` feature). cudarc 0.19 (candle's CUDA
-//! backend) has it behind its `nccl` feature (`cudarc::nccl::{Comm, Id}`, `Comm::all_reduce` with
-//! `ReduceOp::Avg` on the `CudaSlice` of candle's `CudaStorage`, `Comm::broadcast`); it needs a
-//! direct, optional `cudarc` dependency with that feature, the NCCL unique id published by rank 0
-//! over TCP (`MASTER_ADDR`/`MASTER_PORT`), and a several-GPU machine to test on. TODO(issue 47).
+//! stand-in for NCCL, usable with one device per thread too), [`run_replicas`] (a closure per
+//! rank on threads; ends every rank when one fails), [`TcpGroup`] (ranks as processes, over TCP:
+//! `silot train --gpus N` on the CPU), [`launch`] (the `RANK`/`WORLD_SIZE`/`MASTER_ADDR`/
+//! `MASTER_PORT` variables, joining a group, launching one process per rank) and, with the `nccl`
+//! feature, `NcclComm` (NCCL on CUDA, its unique id published over the TCP rendezvous).
+
+pub mod launch;
+#[cfg(feature = "nccl")]
+mod nccl;
+mod tcp;
+
+#[cfg(feature = "nccl")]
+pub use nccl::NcclComm;
+pub use tcp::{Rendezvous, TcpGroup};
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 

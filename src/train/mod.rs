@@ -238,6 +238,48 @@ impl Trainer {
                 comm.rank()
             )));
         }
+        self.broadcast_weights_and_adam(comm)
+    }
+
+    /// Make this rank rank 0's trainer without reading any file: rank 0's progress record (as
+    /// JSON bytes), parameters and Adam state are broadcast, and every other rank takes them
+    /// (with a fresh Adam of rank 0's stage first, whose state is then overwritten). For ranks
+    /// that did not open the run's checkpoint themselves (other hosts, no shared file system),
+    /// and after rank 0 alone moved to the next stage.
+    pub fn adopt_from_root(&mut self, comm: &dyn Communicator) -> Result<()> {
+        let root = comm.rank() == 0;
+        let json = if root {
+            serde_json::to_vec(&self.progress)
+                .map_err(|e| Error::Invalid(format!("progress record to JSON: {e}")))?
+        } else {
+            Vec::new()
+        };
+        let len = Tensor::new(&[json.len() as u32], &Device::Cpu)?;
+        let len = comm.broadcast(&[len], 0)?[0].to_vec1::<u32>()?[0] as usize;
+        // (len,) u8: the JSON bytes on rank 0, a buffer of that size elsewhere.
+        let bytes = if root {
+            Tensor::from_vec(json, len, &Device::Cpu)?
+        } else {
+            Tensor::zeros(len, DType::U8, &Device::Cpu)?
+        };
+        let bytes = comm.broadcast(&[bytes], 0)?[0].to_vec1::<u8>()?;
+        if !root {
+            let p: Progress = serde_json::from_slice(&bytes).map_err(|e| {
+                Error::Invalid(format!("rank 0's progress record does not parse: {e}"))
+            })?;
+            let t = &self.cfg.train;
+            self.adam = Adam::new(
+                subset(&self.vars, &self.trained),
+                adam_config(schedule::learning_rate(t, p.stage, 0)),
+            )?;
+            self.stream_carry = None;
+            self.progress = p;
+        }
+        self.broadcast_weights_and_adam(comm)
+    }
+
+    /// Rank 0's parameters and Adam state, set on every other rank.
+    fn broadcast_weights_and_adam(&mut self, comm: &dyn Communicator) -> Result<()> {
         let adam_state = self.adam.state();
         let mut tensors: Vec<Tensor> = self
             .vars

@@ -497,9 +497,10 @@ pub fn run_with_validator(
 /// (`docs/multi_gpu.md`): each trains on its share of every global batch of
 /// `train.batch_size` clips from its own `source` (its data stream seeded by rank; rank 0's is
 /// the one-replica run's) with the gradients averaged through `comm`. Rank 0 alone claims the run
-/// directory, writes the metrics, validates (with `validator`; the other ranks' is never called)
-/// and writes checkpoints; every rank resumes from the run's checkpoint (the same directory) and
-/// then takes rank 0's parameters and Adam state. Rank 0's decisions (a stage ended by
+/// directory, reads its checkpoint, writes the metrics, validates (with `validator`; the other
+/// ranks' is never called) and writes checkpoints; the other ranks read no file of the run
+/// directory (it need not be shared): they take rank 0's progress, parameters and Adam state
+/// through `comm` at the start and whenever rank 0 moves to the next stage. Rank 0's decisions (a stage ended by
 /// validation, the time limit) reach the others through `comm`. With one replica this is
 /// [`run_with_validator`] exactly. Not yet with `train.streams`.
 pub fn run_replica(
@@ -536,21 +537,19 @@ pub fn run_replica(
         }
         _ => None,
     };
-    // Rank 0 claims the directory, recovers and moves its checkpoints first; then the others
-    // open the same checkpoint and take rank 0's state.
+    // Rank 0 claims the directory, recovers and opens its checkpoint; the others read no file
+    // (they may be on other hosts): they take rank 0's progress, parameters and Adam state.
     let (dir, mut trainer) = if root {
         let dir = RunDir::claim(cfg, out_dir)?;
         let trainer = open_trainer(cfg, &dir, &opts, branch)?;
-        comm.barrier()?;
         (dir, trainer)
     } else {
-        comm.barrier()?;
-        let dir = RunDir::of(out_dir);
-        let trainer = open_trainer(cfg, &dir, &opts, None)?;
-        (dir, trainer)
+        let mut trainer = Trainer::new(cfg, &opts.device)?;
+        trainer.env = opts.env.clone();
+        (RunDir::of(out_dir), trainer)
     };
     if world > 1 {
-        trainer.sync_from_root(comm)?;
+        trainer.adopt_from_root(comm)?;
     }
     let t = cfg.train.clone();
     let max_steps = opts.steps.unwrap_or(t.steps);
@@ -629,12 +628,9 @@ pub fn run_replica(
                 )?;
                 let flags = comm.broadcast(&[flags], 0)?[0].to_vec1::<f32>()?;
                 time_up = flags[1] > 0.0;
-                if !root && validated && flags[0] > 0.0 {
-                    // best/ was written by rank 0 before the broadcast.
-                    trainer.end_stage(&dir.best)?;
-                }
                 if validated && flags[0] > 0.0 {
-                    trainer.sync_from_root(comm)?;
+                    // Rank 0 moved on (best weights, fresh Adam, next stage): take its state.
+                    trainer.adopt_from_root(comm)?;
                 }
             }
             let p = &trainer.progress;
@@ -646,9 +642,12 @@ pub fn run_replica(
                     .is_some_and(|m| p.stage_step >= m)
             {
                 tracing::info!(step = gs, stage = stage + 1, "stage step cap reached");
-                trainer.end_stage(&dir.best)?;
+                // Every rank gets here at the same step; rank 0 alone reads best/.
+                if root {
+                    trainer.end_stage(&dir.best)?;
+                }
                 if world > 1 {
-                    trainer.sync_from_root(comm)?;
+                    trainer.adopt_from_root(comm)?;
                 }
             }
             // On streams a run stops at a checkpoint boundary, where new streams start.

@@ -1,0 +1,273 @@
+//! [`NcclComm`]: the [`Communicator`] of one GPU per process, through NCCL (the `nccl` feature;
+//! cudarc's bindings as candle-core exposes them). Rank 0 creates the NCCL unique id and
+//! publishes its 128 bytes over the TCP rendezvous ([`TcpGroup`] at `MASTER_ADDR:MASTER_PORT`),
+//! the other ranks read it and every rank joins with `ncclCommInitRank` on candle's stream of its
+//! GPU, so NCCL's kernels are ordered with the model's.
+//!
+//! All-reduce and broadcast go in buckets: the tensors of one dtype are flattened into one
+//! contiguous buffer (`Tensor::cat`), reduced (`ncclAvg`) or broadcast in one NCCL call, and cut
+//! back into the tensors' shapes. Host tensors (the training loop's flags) are copied to the GPU
+//! and back. The TCP group stays open: `barrier` goes through it, and `abort` tells the other
+//! ranks through it as well as aborting the NCCL communicator (`ncclCommAbort`, when the
+//! communicator is dropped). A rank blocked inside an NCCL call while another rank died is not
+//! woken by the TCP message: the launcher (`silot train --gpus N`, or the external one) ends it.
+
+use std::cell::RefCell;
+
+use candle_core::backend::BackendStorage;
+use candle_core::cuda_backend::cudarc::driver::DeviceRepr;
+use candle_core::cuda_backend::cudarc::nccl::{Comm, Id, NcclType, ReduceOp};
+use candle_core::cuda_backend::{CudaDType, CudaStorage};
+use candle_core::{CpuStorage, CustomOp1, DType, Device, Layout, Shape, Tensor};
+
+use super::launch::RankEnv;
+use super::tcp::TcpGroup;
+use super::{stopped, Communicator};
+use crate::error::{Error, Result};
+
+/// One rank's NCCL communicator on its GPU ([`NcclComm::connect`]).
+pub struct NcclComm {
+    control: TcpGroup,
+    /// `None` once aborted (dropping cudarc's `Comm` calls `ncclCommAbort`).
+    comm: RefCell<Option<Comm>>,
+    device: Device,
+    failed: RefCell<Option<String>>,
+}
+
+fn nccl_err(
+    what: &str,
+) -> impl Fn(candle_core::cuda_backend::cudarc::nccl::result::NcclError) -> Error + '_ {
+    move |e| {
+        Error::Invalid(format!(
+            "NCCL {what} failed: {e:?} (NCCL_DEBUG=INFO says more)"
+        ))
+    }
+}
+
+impl NcclComm {
+    /// Join the group `env` names on `device` (a CUDA device: the rank's `LOCAL_RANK` GPU):
+    /// the TCP rendezvous first, then rank 0's NCCL unique id through it, then
+    /// `ncclCommInitRank`.
+    pub fn connect(env: &RankEnv, device: &Device) -> Result<NcclComm> {
+        let cuda = device.as_cuda_device().map_err(|_| {
+            Error::Invalid("the NCCL communicator needs a CUDA device (--device cuda)".into())
+        })?;
+        let control = TcpGroup::connect(env.rank, env.world_size, &env.rendezvous())?;
+        // (128,) u8: ncclUniqueId's bytes, made by rank 0.
+        let id = if env.rank == 0 {
+            let id = match Id::new() {
+                Ok(id) => id,
+                Err(e) => {
+                    let err = nccl_err("ncclGetUniqueId")(e);
+                    control.abort(&format!("rank 0 failed: {err}"));
+                    return Err(err);
+                }
+            };
+            id.internal().iter().map(|c| *c as u8).collect()
+        } else {
+            vec![0u8; 128]
+        };
+        let id = Tensor::from_vec(id, 128, &Device::Cpu)?;
+        let id = control.broadcast(&[id], 0)?[0].to_vec1::<u8>()?;
+        let mut internal = [0 as std::ffi::c_char; 128];
+        for (d, s) in internal.iter_mut().zip(&id) {
+            *d = *s as std::ffi::c_char;
+        }
+        let comm = Comm::from_rank(
+            cuda.cuda_stream(),
+            env.rank,
+            env.world_size,
+            Id::uninit(internal),
+        );
+        let comm = match comm {
+            Ok(c) => c,
+            Err(e) => {
+                let err = nccl_err("ncclCommInitRank")(e);
+                control.abort(&format!("rank {} failed: {err}", env.rank));
+                return Err(err);
+            }
+        };
+        Ok(NcclComm {
+            control,
+            comm: RefCell::new(Some(comm)),
+            device: device.clone(),
+            failed: RefCell::new(None),
+        })
+    }
+
+    /// Run `op` on every dtype bucket of `tensors` (see the module docs); the results on the
+    /// tensors' own devices, in their shapes.
+    fn bucketed(
+        &self,
+        tensors: &[Tensor],
+        op: &dyn Fn(&Comm, &Tensor) -> Result<Tensor>,
+    ) -> Result<Vec<Tensor>> {
+        if let Some(reason) = self.failed.borrow().as_ref() {
+            return Err(stopped(reason));
+        }
+        let comm = self.comm.borrow();
+        let comm = comm
+            .as_ref()
+            .ok_or_else(|| stopped("the NCCL communicator was aborted"))?;
+        let mut out: Vec<Option<Tensor>> = vec![None; tensors.len()];
+        let mut dtypes: Vec<DType> = tensors.iter().map(Tensor::dtype).collect();
+        dtypes.dedup();
+        let mut seen = Vec::new();
+        for dt in dtypes {
+            if seen.contains(&dt) {
+                continue;
+            }
+            seen.push(dt);
+            let idx: Vec<usize> = (0..tensors.len())
+                .filter(|&i| tensors[i].dtype() == dt)
+                .collect();
+            // (Σ numel,) of this dtype on the GPU.
+            let flat = idx
+                .iter()
+                .map(|&i| tensors[i].to_device(&self.device)?.flatten_all())
+                .collect::<candle_core::Result<Vec<_>>>()?;
+            let bucket = Tensor::cat(&flat, 0)?.contiguous()?;
+            let done = match op(comm, &bucket) {
+                Ok(t) => t,
+                Err(e) => {
+                    drop(flat);
+                    let reason = format!("rank {} failed: {e}", self.control.rank());
+                    *self.failed.borrow_mut() = Some(reason.clone());
+                    return Err(stopped(&reason));
+                }
+            };
+            let mut at = 0;
+            for &i in &idx {
+                let t = &tensors[i];
+                let n = t.elem_count();
+                let piece = done.narrow(0, at, n)?.reshape(t.shape())?;
+                out[i] = Some(piece.to_device(t.device())?);
+                at += n;
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|t| t.expect("every dtype done"))
+            .collect())
+    }
+}
+
+impl Communicator for NcclComm {
+    fn rank(&self) -> usize {
+        self.control.rank()
+    }
+
+    fn world_size(&self) -> usize {
+        self.control.world_size()
+    }
+
+    fn all_reduce_mean(&self, tensors: &[Tensor]) -> Result<Vec<Tensor>> {
+        self.bucketed(tensors, &|comm, bucket| {
+            Ok(bucket.apply_op1_no_bwd(&NcclOp {
+                comm,
+                kind: Kind::Avg,
+            })?)
+        })
+    }
+
+    fn broadcast(&self, tensors: &[Tensor], root: usize) -> Result<Vec<Tensor>> {
+        if root >= self.world_size() {
+            return Err(Error::Invalid(format!(
+                "broadcast from rank {root} in a group of {}",
+                self.world_size()
+            )));
+        }
+        // The other ranks' tensors only give the buffers' shapes.
+        self.bucketed(tensors, &|comm, bucket| {
+            Ok(bucket.apply_op1_no_bwd(&NcclOp {
+                comm,
+                kind: Kind::Broadcast(root),
+            })?)
+        })
+    }
+
+    fn barrier(&self) -> Result<()> {
+        self.control.barrier()
+    }
+
+    fn abort(&self, reason: &str) {
+        if self.failed.borrow().is_none() {
+            *self.failed.borrow_mut() = Some(reason.to_string());
+        }
+        // Dropping cudarc's Comm calls ncclCommAbort.
+        if let Ok(mut c) = self.comm.try_borrow_mut() {
+            c.take();
+        }
+        self.control.abort(reason);
+    }
+}
+
+/// Which collective an [`NcclOp`] runs.
+#[derive(Clone, Copy)]
+enum Kind {
+    Avg,
+    Broadcast(usize),
+}
+
+/// One NCCL call on a contiguous CUDA tensor, as a candle custom op (its output a new buffer).
+struct NcclOp<'a> {
+    comm: &'a Comm,
+    kind: Kind,
+}
+
+impl NcclOp<'_> {
+    fn run<T: CudaDType + NcclType + DeviceRepr>(
+        &self,
+        s: &CudaStorage,
+        start: usize,
+        end: usize,
+    ) -> candle_core::Result<CudaStorage> {
+        let dev = s.device.clone();
+        let src = s.as_cuda_slice::<T>()?.slice(start..end);
+        // SAFETY: every element is written by the NCCL call before anything reads it.
+        let mut dst = unsafe { dev.alloc::<T>(end - start)? };
+        let status = match self.kind {
+            Kind::Avg => self.comm.all_reduce(&src, &mut dst, &ReduceOp::Avg),
+            Kind::Broadcast(root) => {
+                let send = (self.comm.rank() == root).then_some(&src);
+                self.comm.broadcast(send, &mut dst, root as i32)
+            }
+        };
+        status.map_err(|e| candle_core::Error::Msg(format!("NCCL: {e:?}")))?;
+        Ok(CudaStorage::wrap_cuda_slice(dst, dev))
+    }
+}
+
+impl CustomOp1 for NcclOp<'_> {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::Avg => "nccl-all-reduce-avg",
+            Kind::Broadcast(_) => "nccl-broadcast",
+        }
+    }
+
+    fn cpu_fwd(&self, _: &CpuStorage, _: &Layout) -> candle_core::Result<(CpuStorage, Shape)> {
+        Err(candle_core::Error::Msg(
+            "NCCL collectives run on CUDA tensors only".into(),
+        ))
+    }
+
+    fn cuda_fwd(&self, s: &CudaStorage, l: &Layout) -> candle_core::Result<(CudaStorage, Shape)> {
+        let (start, end) = l.contiguous_offsets().ok_or_else(|| {
+            candle_core::Error::Msg("NCCL collectives need a contiguous tensor".into())
+        })?;
+        let out = match s.dtype() {
+            DType::F32 => self.run::<f32>(s, start, end)?,
+            DType::F64 => self.run::<f64>(s, start, end)?,
+            DType::U8 => self.run::<u8>(s, start, end)?,
+            DType::U32 => self.run::<u32>(s, start, end)?,
+            DType::I64 => self.run::<i64>(s, start, end)?,
+            d => {
+                return Err(candle_core::Error::Msg(format!(
+                    "NCCL collectives: dtype {d:?} not supported"
+                )))
+            }
+        };
+        Ok((out, l.shape().clone()))
+    }
+}
