@@ -66,10 +66,18 @@ def make_vec(
     autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
     render_mode: Optional[str] = None,
     allow_env_mismatch: bool = False,
+    groups: Optional[int] = None,
 ) -> SilotVectorEnv:
     """``num_envs`` envs stepped on ``num_threads`` threads (default: one per core) as a
     :class:`gymnasium.vector.VectorEnv`; one batched encoder step per vector step. Arguments as
-    :func:`make`; env ``i`` is seeded with ``seed + i``."""
+    :func:`make`; env ``i`` is seeded with ``seed + i``.
+
+    ``groups`` (with an encoder): split the envs into this many groups (``1 <= groups <=
+    num_envs``, sizes differing by at most one), each with its own copy of the encoder, stepped
+    and encoded in a pipeline: one group's envs step while another group's frames are encoded
+    (``silot observe --groups``). Default: 2 on ``device="cuda"`` (with at least 2 envs), 1 on
+    the CPU, where the envs and the encoder share the cores. Same ids, rewards, flags and
+    autoresets as ``groups=1``."""
     return SilotVectorEnv(
         env_id,
         num_envs,
@@ -80,6 +88,7 @@ def make_vec(
         autoreset_mode,
         render_mode,
         allow_env_mismatch,
+        groups,
     )
 
 

@@ -38,7 +38,9 @@ class Env:
     def render(self) -> Optional[npt.NDArray[np.uint8]]: ...
 
 class VecEnv:
-    """``num_envs`` envs on worker threads with autoreset (``"next_step"``/``"same_step"``)."""
+    """``num_envs`` envs on worker threads with autoreset (``"next_step"``/``"same_step"``);
+    with an encoder, in ``groups`` groups stepped and encoded in a pipeline (default: 2 on
+    ``"cuda"`` with at least 2 envs, else 1)."""
 
     def __init__(
         self,
@@ -50,10 +52,11 @@ class VecEnv:
         num_threads: Optional[int] = None,
         autoreset_mode: str = "next_step",
         allow_env_mismatch: bool = False,
+        groups: Optional[int] = None,
     ) -> None: ...
     @property
     def spec(self) -> dict[str, Any]:
-        """As ``Env.spec``, plus ``num_envs, num_threads, autoreset_mode``."""
+        """As ``Env.spec``, plus ``num_envs, num_threads, autoreset_mode, groups, group_ranges``."""
     def reset(self, seed: Optional[int] = None) -> tuple[Obs, dict[str, Any]]: ...
     def step(
         self, actions: npt.NDArray[np.int64]
@@ -64,5 +67,17 @@ class VecEnv:
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]: ...
+    def send(self, actions: npt.NDArray[np.int64], group: int) -> None:
+        """Start a step of group ``group`` (actions of its envs); returns at once."""
+    def recv(
+        self, group: int
+    ) -> tuple[
+        Obs,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Wait for group ``group``'s step: its envs' results, ``infos["env_id"]`` their indices."""
     def frames(self) -> npt.NDArray[np.uint8]:
         """The current ``(N, H, W, 3)`` frames."""

@@ -38,6 +38,23 @@ def _check_seed(seed: Optional[int]) -> Optional[int]:
     return seed
 
 
+def _check_groups(groups: Optional[int], num_envs: int, has_encoder: bool) -> Optional[int]:
+    """``groups`` as the native env takes it; a clear ``ValueError`` for a bad count."""
+    if groups is None:
+        return None
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)):
+        raise TypeError(f"groups must be an int or None, got {groups!r}")
+    groups = int(groups)
+    if not 1 <= groups <= num_envs:
+        raise ValueError(f"groups must be between 1 and num_envs ({num_envs}), got {groups}")
+    if groups > 1 and not has_encoder:
+        raise ValueError(
+            f"groups={groups} needs an encoder (groups pipeline the envs with the encoder); "
+            "without one use groups=1 or None"
+        )
+    return groups
+
+
 def object_space(n_slots: int, n_what: int) -> spaces.Dict:
     """The observation space of one env with an encoder: ``features (K, 6 + A)`` float32
     (``pres`` and ``depth`` in [0, 1], the rest unbounded), ``pres (K,)`` float32 in [0, 1] and
@@ -133,6 +150,12 @@ class SilotVectorEnv(VectorEnv):
     """``num_envs`` silot envs stepped on worker threads, as a
     :class:`gymnasium.vector.VectorEnv` (see :func:`silot.make_vec`).
 
+    With an encoder, the envs can be split into ``groups`` groups stepped and encoded in a
+    pipeline (``groups`` argument; default 2 on ``device="cuda"``, 1 on the CPU): within each
+    ``step``, one group's envs step on the CPU while the previous group's frames are encoded.
+    Ids, rewards, terminations, truncations and autoresets are those of ``groups=1``; presence and
+    boxes agree up to float rounding (the encoder runs on batches of ``num_envs / groups``).
+
     Env ``i`` is seeded with ``seed + i``. ``metadata["autoreset_mode"]`` says how an ended
     env restarts: ``NEXT_STEP`` (default: the next ``step`` resets it and ignores its action)
     or ``SAME_STEP`` (the ending step returns the reset observation; the last frame is in
@@ -156,6 +179,7 @@ class SilotVectorEnv(VectorEnv):
         autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.NEXT_STEP,
         render_mode: Optional[str] = None,
         allow_env_mismatch: bool = False,
+        groups: Optional[int] = None,
     ):
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         names = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
@@ -163,6 +187,7 @@ class SilotVectorEnv(VectorEnv):
             raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {mode}")
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        groups = _check_groups(groups, int(num_envs), encoder is not None)
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._env = _silot.VecEnv(
@@ -174,12 +199,16 @@ class SilotVectorEnv(VectorEnv):
             num_threads=num_threads,
             autoreset_mode=names[mode],
             allow_env_mismatch=allow_env_mismatch,
+            groups=groups,
         )
         self._seed = _check_seed(seed)
         spec = self._env.spec
         self.env_id = env_id
         self.has_encoder = "n_slots" in spec
         self.num_envs = int(num_envs)
+        #: Groups of envs pipelined with the encoder (1: no pipeline).
+        self.groups = int(spec["groups"])
+        self._group_ranges = [tuple(r) for r in spec["group_ranges"]]
         self.single_observation_space, self.single_action_space = _spaces(spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -206,6 +235,26 @@ class SilotVectorEnv(VectorEnv):
         """Step env ``i`` with ``actions[i]``: ``(obs, rewards, terminations, truncations,
         infos)``."""
         return self._env.step(np.asarray(actions, dtype=np.int64).reshape(-1))
+
+    def group_slice(self, group: int) -> slice:
+        """The envs of group ``group`` (contiguous; sizes differ by at most one)."""
+        start, stop = self._group_ranges[group]
+        return slice(start, stop)
+
+    def send(self, actions: Any, group: int = 0) -> None:
+        """EnvPool-style asynchronous stepping (with an encoder): start a step of group
+        ``group``'s envs (``actions``: one per env of :meth:`group_slice`) and return at once;
+        :meth:`recv` waits for it. Sending a group's next actions as soon as its results are read
+        keeps the pipeline full across steps (what ``silot observe`` does). The envs step as with
+        :meth:`step`; a :meth:`step` or :meth:`reset` waits for nothing else (``reset`` drops
+        steps in flight; ``step`` with a group in flight is an error)."""
+        self._env.send(np.asarray(actions, dtype=np.int64).reshape(-1), int(group))
+
+    def recv(self, group: int = 0):
+        """Wait for the step of group ``group`` started by :meth:`send`: ``(obs, rewards,
+        terminations, truncations, infos)`` of the group's envs, as :meth:`step` gives them for
+        all envs, with ``infos["env_id"]`` the envs' indices."""
+        return self._env.recv(int(group))
 
     def render(self):
         """The current RGB frames ``(N, H, W, 3)`` uint8."""

@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use candle_core::{DType, Device};
-use ndarray::{Array2, Array3, Axis};
+use ndarray::{concatenate, Array2, Array3, Array4, ArrayView4, Axis};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
@@ -17,7 +17,9 @@ use silot::device::{open, DeviceArg};
 use silot::env::vector::{AutoresetMode, VectorEnv};
 use silot::env::{registry, Env as _, Frame, Info, ResetOptions, Space};
 use silot::model::{RunConfig, Silot};
-use silot::wrapper::{ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder};
+use silot::wrapper::{
+    GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder,
+};
 
 create_exception!(
     _silot,
@@ -61,16 +63,20 @@ fn device(name: &str) -> PyResult<Device> {
 /// The encoder named by `spec`: a shipped model's name, a run or checkpoint directory, or
 /// `untrained:EXPERIMENT` (a randomly initialised model of that experiment's `[model]`
 /// section, seeded by `seed`: for tests and plumbing, its objects mean nothing).
-fn load_encoder(spec: &str, dev: &Device, seed: u64, any_env: bool) -> PyResult<ObjectEncoder> {
+fn load_encoder(
+    spec: &str,
+    dev: &Device,
+    seed: u64,
+    any_env: bool,
+) -> silot::Result<ObjectEncoder> {
     let mut enc = match spec.strip_prefix("untrained:") {
         Some(exp) => {
-            let src = registry::source(exp).map_err(err)?;
-            let cfg = RunConfig::from_toml(&src.text, &src.origin).map_err(err)?;
-            let (vm, model) = Silot::build(&cfg.model, seed, DType::F32, dev)
-                .map_err(|e| err(silot::Error::from(e)))?;
+            let src = registry::source(exp)?;
+            let cfg = RunConfig::from_toml(&src.text, &src.origin)?;
+            let (vm, model) = Silot::build(&cfg.model, seed, DType::F32, dev)?;
             ObjectEncoder::from_model(model, vm, cfg, dev, seed)
         }
-        None => ObjectEncoder::load_named(spec, dev, seed).map_err(err)?,
+        None => ObjectEncoder::load_named(spec, dev, seed)?,
     };
     if any_env {
         enc.allow_env_mismatch();
@@ -298,7 +304,7 @@ impl PyEnv {
                     env,
                 },
                 Some(spec) => {
-                    let enc = load_encoder(&spec, &dev, seed, allow_env_mismatch)?;
+                    let enc = load_encoder(&spec, &dev, seed, allow_env_mismatch).map_err(err)?;
                     One::Objects(Box::new(ObjectCentricEnv::new(env, enc).map_err(err)?))
                 }
             };
@@ -401,26 +407,247 @@ impl PyEnv {
     }
 }
 
+/// What the last reset or step gave, as the Python side reads it: every env of a vector env,
+/// or the envs of one group of the pipelined env.
+trait StepView {
+    fn rewards(&self) -> &[f32];
+    fn terminated(&self) -> &[bool];
+    fn truncated(&self) -> &[bool];
+    fn infos(&self) -> &[Info];
+    fn mode(&self) -> AutoresetMode;
+    /// `same_step`: env `i`'s info at the end of the episode that ended at the last step.
+    fn final_info(&self, i: usize) -> Option<&Info>;
+    /// `same_step`: env `i`'s last observation of that episode (with an encoder, its objects).
+    fn final_obs<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>>;
+    /// Every env's observation.
+    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+}
+
+impl StepView for VectorEnv<Dyn> {
+    fn rewards(&self) -> &[f32] {
+        VectorEnv::rewards(self)
+    }
+    fn terminated(&self) -> &[bool] {
+        VectorEnv::terminated(self)
+    }
+    fn truncated(&self) -> &[bool] {
+        VectorEnv::truncated(self)
+    }
+    fn infos(&self) -> &[Info] {
+        VectorEnv::infos(self)
+    }
+    fn mode(&self) -> AutoresetMode {
+        self.autoreset_mode()
+    }
+    fn final_info(&self, i: usize) -> Option<&Info> {
+        VectorEnv::final_info(self, i)
+    }
+    fn final_obs<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(VectorEnv::final_obs(self, i).map(|f| frame_obs(py, f)))
+    }
+    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(numpy::PyArray4::from_array(py, &VectorEnv::obs(self)).into_any())
+    }
+}
+
+/// One group of the pipelined env.
+impl StepView for ObjectCentricVecEnv<Dyn> {
+    fn rewards(&self) -> &[f32] {
+        self.inner().rewards()
+    }
+    fn terminated(&self) -> &[bool] {
+        self.inner().terminated()
+    }
+    fn truncated(&self) -> &[bool] {
+        self.inner().truncated()
+    }
+    fn infos(&self) -> &[Info] {
+        self.inner().infos()
+    }
+    fn mode(&self) -> AutoresetMode {
+        self.inner().autoreset_mode()
+    }
+    fn final_info(&self, i: usize) -> Option<&Info> {
+        self.inner().final_info(i)
+    }
+    fn final_obs<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.final_objects() {
+            Some(b) => Ok(Some(objects_obs(py, b, Some(i))?.into_any())),
+            None => Ok(None),
+        }
+    }
+    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(objects_obs(py, self.objects(), None)?.into_any())
+    }
+}
+
+/// The pipelined object-centric vector env and what its last step returned (its rewards and
+/// flags are kept by its groups).
+struct Pipelined {
+    env: GroupedObjectCentricVecEnv<Dyn>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+}
+
+impl Pipelined {
+    /// Group `g`'s env (an error while a step of it is in flight).
+    fn group(&self, g: usize) -> PyResult<&ObjectCentricVecEnv<Dyn>> {
+        self.env.group(g).map_err(err)
+    }
+
+    /// The group of sub-env `i` and `i`'s index in it.
+    fn locate(&self, i: usize) -> Option<(&ObjectCentricVecEnv<Dyn>, usize)> {
+        let g = (0..self.env.num_groups()).find(|&g| self.env.group_range(g).contains(&i))?;
+        let start = self.env.group_range(g).start;
+        Some((self.env.group(g).ok()?, i - start))
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> silot::Result<()> {
+        self.env.reset(seed)?;
+        // As a vector env's reset: rewards 0, no flags.
+        self.rewards.fill(0.0);
+        self.terminated.fill(false);
+        self.truncated.fill(false);
+        Ok(())
+    }
+
+    fn step(&mut self, actions: &[usize]) -> silot::Result<()> {
+        let s = self.env.step(actions)?;
+        self.rewards.copy_from_slice(s.rewards);
+        self.terminated.copy_from_slice(s.terminated);
+        self.truncated.copy_from_slice(s.truncated);
+        Ok(())
+    }
+}
+
+/// All envs of the pipelined env after a reset or a synchronous step.
+impl StepView for Pipelined {
+    fn rewards(&self) -> &[f32] {
+        &self.rewards
+    }
+    fn terminated(&self) -> &[bool] {
+        &self.terminated
+    }
+    fn truncated(&self) -> &[bool] {
+        &self.truncated
+    }
+    fn infos(&self) -> &[Info] {
+        self.env.infos()
+    }
+    fn mode(&self) -> AutoresetMode {
+        self.locate(0)
+            .map_or(AutoresetMode::NextStep, |(g, _)| g.inner().autoreset_mode())
+    }
+    fn final_info(&self, i: usize) -> Option<&Info> {
+        self.locate(i).and_then(|(g, j)| g.inner().final_info(j))
+    }
+    fn final_obs<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.env.final_objects() {
+            Some(b) => Ok(Some(objects_obs(py, b, Some(i))?.into_any())),
+            None => Ok(None),
+        }
+    }
+    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let o = self
+            .env
+            .objects()
+            .ok_or_else(|| invalid("no objects yet: reset the env first".into()))?;
+        Ok(objects_obs(py, o, None)?.into_any())
+    }
+}
+
+/// Without an encoder, one vector env; with one, the pipelined env (of one group or more).
 enum Many {
     Frames(VectorEnv<Dyn>),
-    Objects(Box<ObjectCentricVecEnv<Dyn>>),
+    Objects(Box<Pipelined>),
 }
 
 impl Many {
-    fn venv(&self) -> &VectorEnv<Dyn> {
+    fn view(&self) -> &dyn StepView {
         match self {
             Many::Frames(v) => v,
-            Many::Objects(v) => v.inner(),
+            Many::Objects(p) => &**p,
+        }
+    }
+
+    fn pipelined(&mut self) -> PyResult<&mut Pipelined> {
+        match self {
+            Many::Objects(p) => Ok(p),
+            Many::Frames(_) => Err(invalid(
+                "send/recv step groups of envs pipelined with an encoder; this vector env has \
+                 none: use step"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Every env's current frame `(N, H, W, 3)`.
+    fn frames(&self) -> PyResult<Array4<u8>> {
+        match self {
+            Many::Frames(v) => Ok(v.obs().to_owned()),
+            Many::Objects(p) => {
+                let groups = (0..p.env.num_groups())
+                    .map(|g| p.group(g))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let views: Vec<ArrayView4<u8>> = groups.iter().map(|g| g.inner().obs()).collect();
+                concatenate(Axis(0), &views)
+                    .map_err(|e| invalid(format!("frames of the groups: {e}")))
+            }
         }
     }
 }
 
-/// `num_envs` envs stepped on worker threads, autoresetting (`"next_step"` or `"same_step"`).
+type StepResult<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyDict>,
+);
+
+/// `(obs, rewards, terminated, truncated, infos)` of `v`; in `same_step` mode, the ended envs'
+/// final observations and infos as Gymnasium's vector envs give them (`final_obs` object array,
+/// `final_info` vector infos, `_`-masks).
+fn step_result<'py>(py: Python<'py>, v: &dyn StepView) -> PyResult<StepResult<'py>> {
+    let rewards: Vec<f64> = v.rewards().iter().map(|&r| f64::from(r)).collect();
+    let infos = vector_infos(py, v.infos(), None)?;
+    let n = rewards.len();
+    let ended: Vec<bool> = (0..n).map(|i| v.final_info(i).is_some()).collect();
+    if v.mode() == AutoresetMode::SameStep && ended.iter().any(|&e| e) {
+        let mut obs: Vec<Py<PyAny>> = Vec::with_capacity(n);
+        for (i, &e) in ended.iter().enumerate() {
+            let o = if e { v.final_obs(py, i)? } else { None };
+            obs.push(o.map_or_else(|| py.None(), Bound::unbind));
+        }
+        let finals: Vec<Info> = (0..n)
+            .map(|i| v.final_info(i).cloned().unwrap_or_default())
+            .collect();
+        let mask = PyArray1::from_vec(py, ended.clone());
+        infos.set_item("final_obs", PyArray1::from_vec(py, obs))?;
+        infos.set_item("_final_obs", mask.clone())?;
+        infos.set_item("final_info", vector_infos(py, &finals, Some(&ended))?)?;
+        infos.set_item("_final_info", mask)?;
+    }
+    Ok((
+        v.obs(py)?,
+        PyArray1::from_vec(py, rewards),
+        PyArray1::from_slice(py, v.terminated()),
+        PyArray1::from_slice(py, v.truncated()),
+        infos,
+    ))
+}
+
+/// `num_envs` envs stepped on worker threads, autoresetting (`"next_step"` or `"same_step"`);
+/// with an encoder, in `groups` groups stepped and encoded in a pipeline.
 #[pyclass(module = "silot._silot", name = "VecEnv")]
 struct PyVecEnv {
-    inner: Many,
+    // A Mutex only to make the class `Sync` (the pipelined env's channels are `Send` only):
+    // methods take `&mut self` and reach it without locking.
+    inner: Mutex<Many>,
     spec: Py<PyDict>,
     actions: Vec<usize>,
+    n_actions: usize,
 }
 
 fn parse_mode(mode: &str) -> PyResult<AutoresetMode> {
@@ -433,13 +660,38 @@ fn parse_mode(mode: &str) -> PyResult<AutoresetMode> {
     }
 }
 
+/// Groups of a vector env: `groups` if given (with an encoder, `1..=num_envs`; without, 1),
+/// else 2 with an encoder on a GPU and at least 2 envs (`silot observe`'s default), else 1.
+fn group_count(
+    groups: Option<usize>,
+    num_envs: usize,
+    encoder: bool,
+    cuda: bool,
+) -> PyResult<usize> {
+    match groups {
+        Some(g) if !encoder && g != 1 => Err(invalid(format!(
+            "groups={g} needs an encoder: groups pipeline the envs with the encoder; without \
+             one use groups=1 or None"
+        ))),
+        Some(g) if g == 0 || g > num_envs => Err(invalid(format!(
+            "groups must be between 1 and num_envs ({num_envs}), got {g}"
+        ))),
+        Some(g) => Ok(g),
+        None => Ok(if encoder && cuda && num_envs >= 2 {
+            2
+        } else {
+            1
+        }),
+    }
+}
+
 #[pymethods]
 impl PyVecEnv {
     /// `VecEnv(env_id, num_envs, encoder=None, device="cpu", seed=0, num_threads=None,
-    /// autoreset_mode="next_step", allow_env_mismatch=False)`.
+    /// autoreset_mode="next_step", allow_env_mismatch=False, groups=None)`.
     #[new]
     #[pyo3(signature = (env_id, num_envs, encoder=None, device="cpu", seed=0, num_threads=None,
-                        autoreset_mode="next_step", allow_env_mismatch=false))]
+                        autoreset_mode="next_step", allow_env_mismatch=false, groups=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -451,174 +703,177 @@ impl PyVecEnv {
         num_threads: Option<usize>,
         autoreset_mode: &str,
         allow_env_mismatch: bool,
+        groups: Option<usize>,
     ) -> PyResult<Self> {
         let mode = parse_mode(autoreset_mode)?;
         let dev = self::device(device)?;
+        let groups = group_count(groups, num_envs, encoder.is_some(), dev.is_cuda())?;
         let threads = num_threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |c| c.get().min(num_envs.max(1)))
         });
         let spec = registry::load_spec(env_id).map_err(err)?;
-        let inner = py.detach(|| -> PyResult<Many> {
-            let venv = VectorEnv::with_autoreset(
-                |_| registry::make_from_spec(&spec),
-                num_envs,
-                threads,
-                mode,
-            )
-            .map_err(err)?;
-            Ok(match encoder {
-                None => Many::Frames(venv),
-                Some(s) => {
-                    let enc = load_encoder(&s, &dev, seed, allow_env_mismatch)?;
-                    Many::Objects(Box::new(ObjectCentricVecEnv::new(venv, enc).map_err(err)?))
-                }
+        let inner = py
+            .detach(|| -> silot::Result<Many> {
+                let make = |_| registry::make_from_spec(&spec);
+                Ok(match encoder {
+                    None => Many::Frames(VectorEnv::with_autoreset(make, num_envs, threads, mode)?),
+                    // One encoder per group: the same model, seed and settings. One group is
+                    // the plain object-centric vector env, stepped on a worker thread.
+                    Some(s) => Many::Objects(Box::new(Pipelined {
+                        env: GroupedObjectCentricVecEnv::new(
+                            make,
+                            num_envs,
+                            threads,
+                            mode,
+                            groups,
+                            |_g| load_encoder(&s, &dev, seed, allow_env_mismatch),
+                        )?,
+                        rewards: vec![0.0; num_envs],
+                        terminated: vec![false; num_envs],
+                        truncated: vec![false; num_envs],
+                    })),
+                })
             })
-        })?;
-        let v = inner.venv();
-        let shape = obs_shape(v.single_observation_space())?;
-        let n = v.single_action_space().n().unwrap_or(0);
-        let enc = match &inner {
-            Many::Objects(e) => Some(e.encoder()),
-            Many::Frames(_) => None,
+            .map_err(err)?;
+        let (first, enc, ranges) = match &inner {
+            Many::Frames(v) => (v, None, vec![(0, num_envs)]),
+            Many::Objects(p) => {
+                let g = p.group(0)?;
+                let ranges = (0..p.env.num_groups())
+                    .map(|g| p.env.group_range(g))
+                    .map(|r| (r.start, r.end))
+                    .collect();
+                (g.inner(), Some(g.encoder()), ranges)
+            }
         };
+        let shape = obs_shape(first.single_observation_space())?;
+        let n = first.single_action_space().n().unwrap_or(0);
         let spec = spec_dict(py, env_id, shape, n, enc)?;
         spec.set_item("num_envs", num_envs)?;
-        spec.set_item("num_threads", v.num_threads())?;
+        spec.set_item("num_threads", first.num_threads())?;
         spec.set_item("autoreset_mode", autoreset_mode)?;
+        spec.set_item("groups", groups)?;
+        spec.set_item("group_ranges", ranges)?;
         Ok(Self {
-            inner,
+            inner: Mutex::new(inner),
             spec: spec.unbind(),
             actions: vec![0; num_envs],
+            n_actions: n,
         })
     }
 
     /// `{"env_id", "frame_shape", "n_actions", "atari", "num_envs", "num_threads",
-    /// "autoreset_mode"[, "n_slots", "n_what"]}`.
+    /// "autoreset_mode", "groups", "group_ranges"[, "n_slots", "n_what"]}`.
     #[getter]
     fn spec(&self, py: Python<'_>) -> Py<PyDict> {
         self.spec.clone_ref(py)
     }
 
-    /// Reset every env (`seed`: env `i` gets `seed + i`); returns `(obs, infos)`.
+    /// Reset every env (`seed`: env `i` gets `seed + i`); returns `(obs, infos)`. Steps of
+    /// groups in flight are waited for and dropped.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<u64>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let inner = &mut self.inner;
-        py.detach(|| -> silot::Result<()> {
-            match inner {
-                Many::Frames(v) => v.reset(seed).map(|_| ()),
-                Many::Objects(v) => v.reset(seed).map(|_| ()),
-            }
+        let inner = unlocked(&mut self.inner);
+        py.detach(|| match inner {
+            Many::Frames(v) => v.reset(seed).map(|_| ()),
+            Many::Objects(p) => p.reset(seed),
         })
         .map_err(err)?;
-        Ok((
-            self.obs(py)?,
-            vector_infos(py, self.inner.venv().infos(), None)?,
-        ))
+        let v = inner.view();
+        Ok((v.obs(py)?, vector_infos(py, v.infos(), None)?))
     }
 
     /// Step env `i` with `actions[i]` (int64): `(obs, rewards float64, terminated, truncated,
     /// infos)`; infos in Gymnasium's vector layout, with `final_obs` / `final_info` in
     /// `same_step` mode.
-    #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyDict>,
-    )> {
-        let acts = actions.as_array();
+    ) -> PyResult<StepResult<'py>> {
         let n = self.actions.len();
+        self.set_actions(&actions, n)?;
+        let inner = unlocked(&mut self.inner);
+        let actions = &self.actions;
+        py.detach(|| match inner {
+            Many::Frames(v) => v.step(actions).map(|_| ()),
+            Many::Objects(p) => p.step(actions),
+        })
+        .map_err(err)?;
+        step_result(py, inner.view())
+    }
+
+    /// Start a step of group `group` with `actions` (one per env of the group, in the order of
+    /// `spec["group_ranges"][group]`); returns at once. With an encoder only.
+    fn send(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        group: usize,
+    ) -> PyResult<()> {
+        let p = unlocked(&mut self.inner).pipelined()?;
+        if group >= p.env.num_groups() {
+            return Err(invalid(format!(
+                "group {group} does not exist: this vector env has {} groups",
+                p.env.num_groups()
+            )));
+        }
+        let r = p.env.group_range(group);
+        let acts = actions.as_array();
+        if acts.len() != r.len() {
+            return Err(invalid(format!(
+                "send got {} actions for group {group} of {} envs; pass one action per env of \
+                 the group",
+                acts.len(),
+                r.len()
+            )));
+        }
+        let mut chosen = Vec::with_capacity(r.len());
+        for &a in acts.iter() {
+            chosen.push(action(a, self.n_actions)?);
+        }
+        py.detach(|| p.env.send(group, &chosen)).map_err(err)
+    }
+
+    /// Wait for the step of group `group` started by `send`: `(obs, rewards, terminated,
+    /// truncated, infos)` of the group's envs (as `step` gives them for all envs), with
+    /// `infos["env_id"]` the envs' indices.
+    fn recv<'py>(&mut self, py: Python<'py>, group: usize) -> PyResult<StepResult<'py>> {
+        let p = unlocked(&mut self.inner).pipelined()?;
+        py.detach(|| p.env.recv(group).map(|_| ())).map_err(err)?;
+        let r = p.env.group_range(group);
+        let out = step_result(py, p.group(group)?)?;
+        let ids: Vec<i64> = (r.start as i64..r.end as i64).collect();
+        out.4.set_item("env_id", PyArray1::from_vec(py, ids))?;
+        Ok(out)
+    }
+
+    /// The current RGB frames `(N, H, W, 3)` uint8 (what the encoder saw).
+    fn frames<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(unlocked(&mut self.inner)
+            .frames()?
+            .into_pyarray(py)
+            .into_any())
+    }
+}
+
+impl PyVecEnv {
+    /// Check `actions` (`n` of them) against the action space into `self.actions`.
+    fn set_actions(&mut self, actions: &PyReadonlyArray1<'_, i64>, n: usize) -> PyResult<()> {
+        let acts = actions.as_array();
         if acts.len() != n {
             return Err(invalid(format!(
                 "step got {} actions for {n} envs; pass one action per env",
                 acts.len()
             )));
         }
-        let n_actions = self.inner.venv().single_action_space().n().unwrap_or(0);
         for (slot, &a) in self.actions.iter_mut().zip(acts.iter()) {
-            *slot = action(a, n_actions)?;
+            *slot = action(a, self.n_actions)?;
         }
-        let (inner, actions) = (&mut self.inner, &self.actions);
-        py.detach(|| -> silot::Result<()> {
-            match inner {
-                Many::Frames(v) => v.step(actions).map(|_| ()),
-                Many::Objects(v) => v.step(actions).map(|_| ()),
-            }
-        })
-        .map_err(err)?;
-        let v = self.inner.venv();
-        let rewards: Vec<f64> = v.rewards().iter().map(|&r| f64::from(r)).collect();
-        let infos = vector_infos(py, v.infos(), None)?;
-        if v.autoreset_mode() == AutoresetMode::SameStep {
-            self.final_obs(py, &infos)?;
-        }
-        Ok((
-            self.obs(py)?,
-            PyArray1::from_vec(py, rewards),
-            PyArray1::from_slice(py, v.terminated()),
-            PyArray1::from_slice(py, v.truncated()),
-            infos,
-        ))
-    }
-
-    /// The current RGB frames `(N, H, W, 3)` uint8 (what the encoder saw).
-    fn frames<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        numpy::PyArray4::from_array(py, &self.inner.venv().obs()).into_any()
-    }
-}
-
-impl PyVecEnv {
-    fn obs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.inner {
-            Many::Frames(v) => Ok(self.frames_of(py, v)),
-            Many::Objects(v) => Ok(objects_obs(py, v.objects(), None)?.into_any()),
-        }
-    }
-
-    fn frames_of<'py>(&self, py: Python<'py>, v: &VectorEnv<Dyn>) -> Bound<'py, PyAny> {
-        numpy::PyArray4::from_array(py, &v.obs()).into_any()
-    }
-
-    /// `same_step`: the ended envs' final observations and infos, as Gymnasium's vector envs
-    /// give them (`final_obs` object array, `final_info` vector infos, `_`-masks).
-    fn final_obs(&self, py: Python<'_>, infos: &Bound<'_, PyDict>) -> PyResult<()> {
-        let v = self.inner.venv();
-        let n = v.num_envs();
-        let ended: Vec<bool> = (0..n).map(|i| v.final_info(i).is_some()).collect();
-        if !ended.iter().any(|&e| e) {
-            return Ok(());
-        }
-        // With an encoder, the objects the wrapper encoded from the ended envs' last frames.
-        let mut obs: Vec<Py<PyAny>> = Vec::with_capacity(n);
-        for (i, &e) in ended.iter().enumerate() {
-            let o = match (&self.inner, v.final_obs(i)) {
-                (_, _) if !e => py.None(),
-                (Many::Frames(_), Some(f)) => frame_obs(py, f).unbind(),
-                (Many::Objects(w), _) => match w.final_objects() {
-                    Some(batch) => objects_obs(py, batch, Some(i))?.into_any().unbind(),
-                    None => py.None(),
-                },
-                (Many::Frames(_), None) => py.None(),
-            };
-            obs.push(o);
-        }
-        let finals: Vec<Info> = (0..n)
-            .map(|i| v.final_info(i).cloned().unwrap_or_default())
-            .collect();
-        let mask = PyArray1::from_vec(py, ended.clone());
-        infos.set_item("final_obs", PyArray1::from_vec(py, obs))?;
-        infos.set_item("_final_obs", mask.clone())?;
-        infos.set_item("final_info", vector_infos(py, &finals, Some(&ended))?)?;
-        infos.set_item("_final_info", mask)?;
         Ok(())
     }
 }
