@@ -18,7 +18,23 @@ identity's previous one, 0 for a new identity) go through a shared MLP; slots ar
 presence-weighted mean and by max; an MLP head gives the policy and the value.
 
 Writes ``runs/<env>__<obs>__<seed>__<time>/episodes.csv`` (global_step, return, length) and
-``summary.json``; ``python/examples/plot_ppo.py`` draws the learning curves of several runs.
+``summary.json`` (or into ``--run-dir``); ``python/examples/plot_ppo.py`` draws the learning
+curves of several runs.
+
+Stopping and resuming (runs longer than one sitting, e.g. 10-minute jobs):
+
+    python python/examples/ppo_objects.py --run-dir runs/obj1 --save-every 20 --stop-after 540
+    python python/examples/ppo_objects.py --run-dir runs/obj1 --resume --stop-after 540   # again
+
+``--save-every N`` writes ``checkpoint.pt`` (agent, optimizer, update, global step, the episodes
+so far, the RNG states of Python, NumPy and torch) every N updates, atomically;
+``--stop-after S`` saves one and exits after the first update that ends S seconds after the
+start (``summary.json`` then says ``"finished": false``). ``--resume`` goes on from the run
+directory's checkpoint with the arguments it was started with (``--stop-after``,
+``--save-every`` and ``--device`` may change) and restarts the envs (seeded anew from the
+update count): the episodes in progress at the checkpoint are dropped, so a resumed run is not
+step-for-step the uninterrupted one, but every recorded episode is a whole game and the
+learning state (weights, Adam moments, learning-rate schedule, RNG) carries over exactly.
 """
 
 from __future__ import annotations
@@ -66,8 +82,41 @@ def parse_args(argv=None):
     p.add_argument("--episodic-life", type=int, default=1, help="a life loss ends the episode for GAE")
     p.add_argument("--hidden", type=int, default=256, help="objects: width of the slot MLP")
     p.add_argument("--out", default="runs", help="parent folder of the run directory")
+    p.add_argument("--run-dir", default=None, help="the run directory (default: OUT/<env>__<obs>__<seed>__<time>)")
+    p.add_argument("--save-every", type=int, default=0, help="write checkpoint.pt every N updates (0: only at --stop-after)")
+    p.add_argument("--stop-after", type=float, default=0.0, help="seconds: checkpoint and exit after the update that passes it")
+    p.add_argument("--resume", action="store_true", help="go on from --run-dir's checkpoint.pt")
+    p.add_argument("--groups", type=int, default=None, help="objects: encoder pipeline groups (silot.make_vec)")
     p.add_argument("--allow-env-mismatch", action="store_true")
     return p.parse_args(argv)
+
+
+#: Arguments a resumed run may change; the others are the checkpoint's.
+RESUMABLE = {"resume", "stop_after", "save_every", "device", "encoder_device", "run_dir", "out"}
+
+
+def save_checkpoint(path: Path, state: dict) -> None:
+    """``state`` to ``path``, atomically (a temporary file renamed into place)."""
+    tmp = path.with_suffix(".tmp")
+    torch.save(state, tmp)
+    os.replace(tmp, path)
+
+
+def rng_state() -> dict:
+    return {
+        "python": random.getstate(),
+        "numpy": np.random.get_state(),
+        "torch": torch.get_rng_state(),
+        "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else [],
+    }
+
+
+def set_rng_state(s: dict) -> None:
+    random.setstate(s["python"])
+    np.random.set_state(s["numpy"])
+    torch.set_rng_state(s["torch"])
+    if s["cuda"] and torch.cuda.is_available():
+        torch.cuda.set_rng_state_all(s["cuda"])
 
 
 def layer_init(layer, std=np.sqrt(2), bias_const=0.0):
@@ -175,13 +224,30 @@ class ObjectObs:
 
 def main(argv=None):
     args = parse_args(argv)
+    wall_start = time.time()
+    ckpt = None
+    if args.resume:
+        if not args.run_dir:
+            raise SystemExit("--resume needs --run-dir")
+        path = Path(args.run_dir) / "checkpoint.pt"
+        if path.exists():
+            ckpt = torch.load(path, map_location="cpu", weights_only=False)
+            given = vars(args)
+            args = argparse.Namespace(**{**ckpt["args"], **{k: given[k] for k in RESUMABLE}})
+        else:
+            print(f"--resume: no {path} yet, starting the run", flush=True)
     batch_size = args.num_envs * args.num_steps
     minibatch_size = batch_size // args.num_minibatches
     num_iterations = max(1, args.total_timesteps // batch_size)
-    run_name = f"{args.env}__{args.obs}__{args.seed}__{int(time.time())}"
-    run_dir = Path(args.out) / run_name
+    if args.run_dir:
+        run_dir = Path(args.run_dir)
+        run_name = run_dir.name
+    else:
+        run_name = f"{args.env}__{args.obs}__{args.seed}__{int(time.time())}"
+        run_dir = Path(args.out) / run_name
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(vars(args), indent=2))
+    if ckpt is None:
+        (run_dir / "args.json").write_text(json.dumps(vars(args), indent=2))
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -198,6 +264,7 @@ def main(argv=None):
         seed=args.seed,
         autoreset_mode=AutoresetMode.SAME_STEP,
         allow_env_mismatch=args.allow_env_mismatch,
+        groups=args.groups if args.obs == "objects" else None,
     )
     n_actions = envs.single_action_space.n
     if args.obs == "objects":
@@ -219,20 +286,68 @@ def main(argv=None):
     values = torch.zeros((args.num_steps, args.num_envs), device=device)
 
     global_step = 0
+    first_iteration = 1
+    episodes = []
+    elapsed_before = 0.0  # seconds of earlier sittings (for steps/s)
+    env_seed = args.seed
+    if ckpt is not None:
+        agent.load_state_dict(ckpt["agent"])
+        optimizer.load_state_dict(ckpt["optimizer"])
+        global_step = ckpt["global_step"]
+        first_iteration = ckpt["iteration"] + 1
+        episodes = [tuple(e) for e in ckpt["episodes"]]
+        elapsed_before = ckpt["elapsed"]
+        set_rng_state(ckpt["rng"])
+        # New episodes from fresh seeds: the envs' state is not in the checkpoint.
+        env_seed = args.seed + 1_000_003 * ckpt["iteration"]
+        print(f"resumed {run_dir} at update {ckpt['iteration']}/{num_iterations}, step {global_step}", flush=True)
     start = time.time()
-    raw_obs, infos = envs.reset(seed=args.seed)
+    raw_obs, infos = envs.reset(seed=env_seed)
     new_episode = np.ones(args.num_envs, dtype=bool)
     next_obs = prep(raw_obs, new_episode)
     next_done = torch.zeros(args.num_envs, device=device)
     lives = infos.get("lives")
     ep_return = np.zeros(args.num_envs)
     ep_len = np.zeros(args.num_envs, dtype=np.int64)
-    episodes = []
+    # The episodes up to the checkpoint (rows written after it, by a sitting that died, are
+    # dropped: the resumed run plays those steps again).
     log = open(run_dir / "episodes.csv", "w", newline="")
     writer = csv.writer(log)
     writer.writerow(["global_step", "return", "length"])
+    for row in episodes:
+        writer.writerow(row)
 
-    for iteration in range(1, num_iterations + 1):
+    def summary(finished: bool) -> dict:
+        last = [r for _, r, _ in episodes[-100:]]
+        return {
+            "run": run_name,
+            "obs": args.obs,
+            "env": args.env,
+            "seed": args.seed,
+            "agent_steps": global_step,
+            "total_timesteps": num_iterations * batch_size,
+            "finished": finished,
+            "episodes": len(episodes),
+            "final_mean_return_last_100": float(np.mean(last)) if last else None,
+            "steps_per_s": global_step / (elapsed_before + time.time() - start),
+            "num_envs": args.num_envs,
+            "num_steps": args.num_steps,
+        }
+
+    def checkpoint(iteration: int) -> None:
+        save_checkpoint(run_dir / "checkpoint.pt", {
+            "args": vars(args),
+            "agent": agent.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "iteration": iteration,
+            "global_step": global_step,
+            "episodes": episodes,
+            "elapsed": elapsed_before + time.time() - start,
+            "rng": rng_state(),
+        })
+
+    stopped = False
+    for iteration in range(first_iteration, num_iterations + 1):
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / num_iterations) * args.learning_rate
         for step in range(args.num_steps):
@@ -250,7 +365,7 @@ def main(argv=None):
             ep_len += 1
             for i in np.flatnonzero(ended):
                 writer.writerow([global_step, ep_return[i], ep_len[i]])
-                episodes.append((global_step, float(ep_return[i])))
+                episodes.append((global_step, float(ep_return[i]), int(ep_len[i])))
                 ep_return[i], ep_len[i] = 0.0, 0
             done = ended.copy()
             if args.episodic_life and lives is not None:
@@ -265,9 +380,9 @@ def main(argv=None):
             next_obs = prep(raw_obs, ended)
             next_done = torch.as_tensor(done, device=device, dtype=torch.float32)
         if episodes:
-            recent = [r for _, r in episodes[-20:]]
+            recent = [r for _, r, _ in episodes[-20:]]
             print(f"step {global_step}: mean return (last {len(recent)}) {np.mean(recent):.1f}, "
-                  f"{global_step / (time.time() - start):.0f} steps/s", flush=True)
+                  f"{global_step / (elapsed_before + time.time() - start):.0f} steps/s", flush=True)
             log.flush()
 
         with torch.no_grad():
@@ -305,22 +420,23 @@ def main(argv=None):
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
 
+        if args.stop_after and time.time() - wall_start >= args.stop_after and iteration < num_iterations:
+            checkpoint(iteration)
+            stopped = True
+            print(f"stopped after update {iteration}/{num_iterations} (step {global_step}): "
+                  f"go on with --run-dir {run_dir} --resume", flush=True)
+            break
+        if args.save_every and iteration % args.save_every == 0:
+            checkpoint(iteration)
+
     log.close()
-    last = [r for _, r in episodes[-100:]]
-    summary = {
-        "run": run_name,
-        "obs": args.obs,
-        "env": args.env,
-        "seed": args.seed,
-        "agent_steps": global_step,
-        "episodes": len(episodes),
-        "final_mean_return_last_100": float(np.mean(last)) if last else None,
-        "steps_per_s": global_step / (time.time() - start),
-    }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    print(json.dumps(summary))
+    result = summary(finished=not stopped)
+    if not stopped and args.save_every:
+        checkpoint(num_iterations)
+    (run_dir / "summary.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result))
     envs.close()
-    return summary
+    return result
 
 
 if __name__ == "__main__":

@@ -36,3 +36,35 @@ def test_ppo_example_runs(obs, tmp_path):
     assert json.loads((run / "summary.json").read_text())["obs"] == obs
     lines = (run / "episodes.csv").read_text().splitlines()
     assert lines[0] == "global_step,return,length" and len(lines) == summary["episodes"] + 1
+
+
+@pytest.mark.parametrize("obs", ["objects", "pixels"])
+def test_ppo_example_stops_and_resumes(obs, tmp_path):
+    """--stop-after checkpoints after the first update and exits; --resume goes on to the end:
+    the optimizer's step count, the global step and the episode log continue."""
+    import torch
+
+    ppo = _load("ppo_objects")
+    run = tmp_path / "run"
+    common = [
+        "--run-dir", str(run), "--device", "cpu", "--save-every", "1",
+    ]
+    first = ppo.main(common + [
+        "--obs", obs, "--env", "smoke", "--encoder", "untrained:smoke",
+        "--total-timesteps", "512", "--num-envs", "2", "--num-steps", "64",
+        "--num-minibatches", "2", "--update-epochs", "1", "--hidden", "16",
+        "--stop-after", "1e-9",
+    ])
+    assert first["agent_steps"] == 128 and not first["finished"]
+    ckpt = torch.load(run / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert ckpt["iteration"] == 1 and ckpt["global_step"] == 128
+    # Only --resume and the sitting's own flags: the rest comes from the checkpoint.
+    done = ppo.main(common + ["--resume"])
+    assert done["agent_steps"] == 512 and done["finished"] and done["total_timesteps"] == 512
+    ckpt = torch.load(run / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert ckpt["iteration"] == 4
+    steps = {int(s["step"]) for s in ckpt["optimizer"]["state"].values()}
+    assert steps == {4 * 2}  # 4 updates x 1 epoch x 2 minibatches, across the two sittings
+    lines = (run / "episodes.csv").read_text().splitlines()
+    assert len(lines) == done["episodes"] + 1 and done["episodes"] >= first["episodes"] + 50
+    assert json.loads((run / "summary.json").read_text())["finished"]
