@@ -87,12 +87,14 @@ def parse_args(argv=None):
     p.add_argument("--stop-after", type=float, default=0.0, help="seconds: checkpoint and exit after the update that passes it")
     p.add_argument("--resume", action="store_true", help="go on from --run-dir's checkpoint.pt")
     p.add_argument("--groups", type=int, default=None, help="objects: encoder pipeline groups (silot.make_vec)")
+    p.add_argument("--env-threads", type=int, default=None, help="threads stepping the envs (default: one per core)")
     p.add_argument("--allow-env-mismatch", action="store_true")
     return p.parse_args(argv)
 
 
 #: Arguments a resumed run may change; the others are the checkpoint's.
-RESUMABLE = {"resume", "stop_after", "save_every", "device", "encoder_device", "run_dir", "out"}
+RESUMABLE = {"resume", "stop_after", "save_every", "device", "encoder_device", "run_dir", "out",
+             "env_threads"}
 
 
 def save_checkpoint(path: Path, state: dict) -> None:
@@ -265,6 +267,7 @@ def main(argv=None):
         autoreset_mode=AutoresetMode.SAME_STEP,
         allow_env_mismatch=args.allow_env_mismatch,
         groups=args.groups if args.obs == "objects" else None,
+        num_threads=args.env_threads,
     )
     n_actions = envs.single_action_space.n
     if args.obs == "objects":

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# PPO from SILOT objects against PPO from pixels on Space Invaders (issue 46, item 5), on a GPU
+# machine without Rust or internet: installs the wheels of python/kit/ (scripts/cuda/build_python.sh)
+# into /tmp/site and runs python/examples/ppo_objects.py for every run of RUNS, all at once
+# (PARALLEL=1: one after another), each resumable: a run stops after STOP_AFTER seconds with a
+# checkpoint in WORK/<obs>_<seed>/ and the next call of this script goes on from it.
+#
+# On the device machine (carry: python/kit; the command runs in the repository root):
+#   bash scripts/cuda/ppo_compare.sh                 # 4 runs, 2M agent steps each, <= ~9.5 min
+#   bash scripts/cuda/ppo_compare.sh                 # again (same warm machine): resumes them
+#   PROBE="8 32" bash scripts/cuda/ppo_compare.sh    # speed only: each variant PROBE_S seconds
+#                                                    # alone at each --num-envs, steps/s
+#
+# Settings (environment):
+#   RUNS        "objects:1 objects:2 pixels:1 pixels:2" (obs:seed)
+#   STEPS       2000000 agent steps per run (--total-timesteps; 4 emulator frames each)
+#   NUM_ENVS    32   NUM_STEPS 32: batch 1024 per update, as CleanRL's 8 x 128, so the same
+#               1953 updates of minibatch 256 in 2M steps, with 4x the envs per vector step
+#               (CleanRL's own 8 x 128: NUM_ENVS=8 NUM_STEPS=128)
+#   OBJ_GROUPS  objects: encoder pipeline groups (default: make_vec's, 2 on cuda)
+#   STOP_AFTER  seconds before a run checkpoints and exits (default 540: a 10-minute call
+#               with the install and packing)
+#   SAVE_EVERY  updates between checkpoints (default 100)
+#   WORK        /tmp/ppo (run directories; kept while the machine stays warm)
+#   RESUME_FROM a folder of earlier results (this script's $OUT: ppo_results.tgz and
+#               ckpt_<obs>_<seed>.pt*) to go on from on a fresh machine
+#   EXTRA       more ppo_objects.py flags for every run
+#   DEVICE      cuda (cpu, with PY=python/.venv/bin/python NO_KIT=1: a dry run of this script
+#               on a machine without a GPU, e.g. STEPS=512 NUM_ENVS=2 EXTRA="--env smoke
+#               --encoder untrained:smoke")
+# Output ($OUT, or WORK/out without one): ppo_results.tgz (each run's episodes.csv,
+# summary.json, args.json, log) and, for runs not finished, their checkpoints
+# ckpt_<obs>_<seed>.pt (split into 15 MiB parts .pt.00, .pt.01 when larger: the pixel agent's
+# is ~20 MiB with Adam's moments). The status table at the end: agent steps, finished,
+# mean return of the last 100 games, steps/s.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+RUNS=${RUNS:-"objects:1 objects:2 pixels:1 pixels:2"}
+STEPS=${STEPS:-2000000}
+NUM_ENVS=${NUM_ENVS:-32}
+NUM_STEPS=${NUM_STEPS:-32}
+STOP_AFTER=${STOP_AFTER:-540}
+SAVE_EVERY=${SAVE_EVERY:-100}
+PARALLEL=${PARALLEL:-4}
+WORK=${WORK:-/tmp/ppo}
+PROBE_S=${PROBE_S:-60}
+DEVICE=${DEVICE:-cuda}
+PY=${PY:-python3}
+out=${OUT:-$WORK/out}
+mkdir -p "$WORK" "$out"
+
+# The kit: silot (CUDA) and the pure-Python packages the image lacks.
+if [ -z "${NO_KIT:-}" ] && [ ! -f /tmp/site/.silot-kit ]; then
+  ls python/kit/silot-*.whl >/dev/null || { echo "no python/kit/silot-*.whl: run scripts/cuda/build_python.sh and carry python/kit" >&2; exit 1; }
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site python/kit/*.whl
+  touch /tmp/site/.silot-kit
+fi
+[ -n "${NO_KIT:-}" ] || export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+# CUDA libraries of the extension (libcublas, libcurand; libcuda from the driver), as ship/run.sh.
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export SILOT_MODELS=$root/models PYTHONUNBUFFERED=1
+# PTX of candle's kernels compiled once per machine (~20 s), shared by the runs.
+export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-/tmp/silot-nvc} CUDA_CACHE_MAXSIZE=4294967296
+"$PY" -c 'import sys, silot, torch; cuda = sys.argv[1] == "cuda"; assert not cuda or silot.cuda_compiled(), "silot wheel without CUDA"; assert not cuda or torch.cuda.is_available(); print("silot", silot.__file__, "| torch", torch.__version__, torch.cuda.get_device_name(0) if cuda else "cpu")' "$DEVICE"
+cores=$(nproc)
+
+ppo() {  # obs seed run_dir num_envs stop_after threads [more flags]
+  local obs=$1 seed=$2 dir=$3 n=$4 stop=$5 threads=$6
+  shift 6
+  local groups=()
+  [ -n "${OBJ_GROUPS:-}" ] && [ "$obs" = objects ] && groups=(--groups "$OBJ_GROUPS")
+  # shellcheck disable=SC2086
+  OMP_NUM_THREADS=$threads "$PY" python/examples/ppo_objects.py --obs "$obs" --seed "$seed" \
+    --device "$DEVICE" --total-timesteps "$STEPS" --num-envs "$n" --num-steps "$NUM_STEPS" \
+    --env-threads "$threads" "${groups[@]}" --run-dir "$dir" --save-every "$SAVE_EVERY" \
+    --stop-after "$stop" --resume ${EXTRA:-} "$@"
+}
+
+if [ -n "${PROBE:-}" ]; then
+  # Speed only: each variant alone on the machine for PROBE_S seconds at each --num-envs.
+  printf '%-8s %8s %12s %10s\n' obs num_envs agent_steps steps/s | tee "$out/probe.txt"
+  for n in $PROBE; do
+    for obs in objects pixels; do
+      dir=$WORK/probe_${obs}_$n
+      rm -rf "$dir"
+      ppo "$obs" 1 "$dir" "$n" "$PROBE_S" "$cores" >"$dir.log" 2>&1 || { tail -20 "$dir.log"; exit 1; }
+      "$PY" - "$dir/summary.json" "$obs" "$n" <<'PY' | tee -a "$out/probe.txt"
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"{sys.argv[2]:<8} {sys.argv[3]:>8} {s['agent_steps']:>12} {s['steps_per_s']:>10.0f}")
+PY
+    done
+  done
+  exit 0
+fi
+
+# Earlier results brought back to a fresh machine.
+if [ -n "${RESUME_FROM:-}" ]; then
+  for r in $RUNS; do
+    name=${r%%:*}_${r##*:}
+    dir=$WORK/$name
+    [ -f "$dir/checkpoint.pt" ] && continue
+    mkdir -p "$dir"
+    if [ -f "$RESUME_FROM/ppo_results.tgz" ]; then tar -C "$WORK" -xzf "$RESUME_FROM/ppo_results.tgz" "$name" 2>/dev/null || true; fi
+    if ls "$RESUME_FROM/ckpt_$name.pt"* >/dev/null 2>&1; then
+      cat $(ls "$RESUME_FROM/ckpt_$name.pt"* | sort) >"$dir/checkpoint.pt"
+      echo "$name: checkpoint from $RESUME_FROM"
+    fi
+  done
+fi
+
+n_runs=$(wc -w <<<"$RUNS")
+per=$(( PARALLEL < n_runs ? PARALLEL : n_runs ))
+threads=$(( cores / per > 0 ? cores / per : 1 ))
+echo "$n_runs runs, $per at a time, $threads env threads each; $STEPS steps, $NUM_ENVS envs x $NUM_STEPS steps per update; stop after ${STOP_AFTER} s"
+pids=()
+for r in $RUNS; do
+  obs=${r%%:*} seed=${r##*:}
+  dir=$WORK/${obs}_$seed
+  mkdir -p "$dir"
+  ppo "$obs" "$seed" "$dir" "$NUM_ENVS" "$STOP_AFTER" "$threads" >>"$dir/run.log" 2>&1 &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$per" ]; then wait "${pids[0]}" || true; pids=("${pids[@]:1}"); fi
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+
+# Results back: one archive of the small files, the unfinished runs' checkpoints.
+names=()
+for r in $RUNS; do names+=("${r%%:*}_${r##*:}"); done
+(cd "$WORK" && tar -czf "$out/ppo_results.tgz" \
+  $(for n in "${names[@]}"; do for f in episodes.csv summary.json args.json run.log; do [ -f "$n/$f" ] && echo "$n/$f"; done; done))
+printf '%-12s %12s %9s %12s %9s\n' run agent_steps finished return_100 steps/s
+for n in "${names[@]}"; do
+  s=$WORK/$n/summary.json
+  if [ -f "$s" ]; then
+    "$PY" - "$s" "$n" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = s["final_mean_return_last_100"]
+print(f"{sys.argv[2]:<12} {s['agent_steps']:>12} {str(s.get('finished')):>9} {r if r is None else round(r, 1)!s:>12} {s['steps_per_s']:>9.0f}")
+PY
+    if ! grep -q '"finished": true' "$s" && [ -f "$WORK/$n/checkpoint.pt" ]; then
+      size=$(stat -c %s "$WORK/$n/checkpoint.pt")
+      if [ "$size" -le $((15 * 1024 * 1024)) ]; then cp "$WORK/$n/checkpoint.pt" "$out/ckpt_$n.pt"
+      else split -b 15M -d "$WORK/$n/checkpoint.pt" "$out/ckpt_$n.pt."; fi
+    fi
+  else
+    echo "$n: no summary (see $WORK/$n/run.log):"; tail -5 "$WORK/$n/run.log" || true
+  fi
+done
+ls -la "$out"
