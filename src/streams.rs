@@ -58,6 +58,9 @@ pub struct StreamOptions {
     pub seed: u64,
     /// Keep every this-many-th frame of each stream in [`StreamRecord::frames`] (0: none).
     pub keep_frames_every: usize,
+    /// Restart every stream's objects on frames `N, 2N, ..` (0: never, the wrapper's
+    /// behaviour): the paper's clips of `N` frames cut from the same streams, for comparison.
+    pub restart_every: usize,
 }
 
 /// What the wrapper reported on every frame of every stream, and the ground truth.
@@ -267,6 +270,9 @@ pub fn encode_streams(
     for t in 1..opts.frames {
         policy.act(&mut actions);
         env.step(&actions)?;
+        if opts.restart_every > 0 && t % opts.restart_every == 0 {
+            env.restart_objects()?;
+        }
         rec.episodes_ended += env.new_episode().iter().filter(|&&n| n).count();
         record(&mut rec, &mut labels, &env)?;
         keep_frames(&mut rec, &env, t, opts.keep_frames_every);

@@ -31,6 +31,7 @@ fn smoke_streams(carry: PresenceCarry, frames: usize, seed: u64) -> StreamRecord
         frames,
         seed,
         keep_frames_every: 0,
+        restart_every: 0,
     };
     encode_streams(&spec, encoder(carry), &opts).unwrap()
 }
@@ -90,6 +91,61 @@ fn episodes_restart_inside_a_stream() {
     let summary = stream_summary(&totals, windows, 20, 8, rec.episodes_ended);
     assert_eq!(summary.episodes_ended, 4);
     assert_eq!(totals.frames, 40);
+}
+
+/// `--restart-every 3`: frames before the first restart are the carried stream's; on frames 3
+/// and 6 every object is newly discovered (ids above all earlier ones) and is what a fresh
+/// encoder finds on that frame alone (same boxes and presence).
+#[test]
+fn streams_restarted_every_n_frames() {
+    let spec = silot::config::load_experiment("smoke").unwrap().env;
+    let run = |restart_every| {
+        let opts = StreamOptions {
+            streams: 2,
+            frames: 8,
+            seed: 4,
+            keep_frames_every: 3,
+            restart_every,
+        };
+        encode_streams(&spec, encoder(PresenceCarry::Binary), &opts).unwrap()
+    };
+    let (carried, restarted) = (run(0), run(3));
+    let boxes = |objs: &[silot::track::TrackedObject]| {
+        let mut b: Vec<_> = objs
+            .iter()
+            .map(|o| (o.top, o.left, o.bottom, o.right, o.score))
+            .collect();
+        b.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        b
+    };
+    for s in 0..2 {
+        assert_eq!(carried.gt[s], restarted.gt[s]);
+        assert_eq!(carried.pred[s][..3], restarted.pred[s][..3]);
+        for t in [3, 6] {
+            let before = restarted.pred[s][..t].iter().flatten().map(|o| o.id).max();
+            assert!(
+                restarted.pred[s][t].iter().all(|o| Some(o.id) > before),
+                "stream {s} frame {t}"
+            );
+            let (kept_t, frame) = &restarted.frames[s][t / 3];
+            assert_eq!(*kept_t, t);
+            let frames = frame.view().insert_axis(ndarray::Axis(0));
+            let fresh = encoder(PresenceCarry::Binary)
+                .encode(frames, &[true])
+                .unwrap();
+            let fresh = silot::streams::tracked_objects(&fresh, 0);
+            let (a, b) = (boxes(&fresh), boxes(&restarted.pred[s][t]));
+            assert_eq!(a.len(), b.len(), "stream {s} frame {t}");
+            for (x, y) in a.iter().zip(&b) {
+                let d = [x.0 - y.0, x.1 - y.1, x.2 - y.2, x.3 - y.3, x.4 - y.4];
+                assert!(
+                    d.iter().all(|v| v.abs() < 1e-3),
+                    "stream {s} frame {t}: {x:?} vs {y:?}"
+                );
+            }
+        }
+        assert_ne!(carried.pred[s][3..], restarted.pred[s][3..], "stream {s}");
+    }
 }
 
 /// Binary presence carry changes nothing at a stream's first frame (nothing is carried yet)

@@ -109,6 +109,11 @@ pub struct EvalArgs {
     /// With `--frames`: the length of the windows scored beside the totals.
     #[arg(long, default_value_t = 100)]
     pub window: usize,
+    /// With `--frames`: restart every stream's objects every N frames (discovery from the empty
+    /// set on frames N, 2N, ..; ids start anew), i.e. score the paper's N-frame clips on the
+    /// same frames as the stream. A diagnostic: what the stream loses against restarting.
+    #[arg(long)]
+    pub restart_every: Option<usize>,
     /// Seed of the evaluation clips (use seeds never used for tuning).
     #[arg(long, default_value_t = 2)]
     pub seed: u64,
@@ -209,6 +214,10 @@ pub fn run(a: EvalArgs) -> anyhow::Result<()> {
     anyhow::ensure!(
         a.prior_from.is_none(),
         "--prior-from scores per object count: add --counts (e.g. --counts 1-12)"
+    );
+    anyhow::ensure!(
+        a.restart_every.is_none() || a.frames.is_some(),
+        "--restart-every restarts the objects of streams: add --frames (e.g. --frames 1000)"
     );
     if let Some(frames) = a.frames {
         return run_streams(&a, &cfg, frames);
@@ -381,6 +390,10 @@ fn run_streams(a: &EvalArgs, cfg: &ExperimentConfig, frames: usize) -> anyhow::R
     anyhow::ensure!(frames > 0, "--frames must be at least 1");
     anyhow::ensure!(a.window > 0, "--window must be at least 1");
     anyhow::ensure!(
+        a.restart_every != Some(0),
+        "--restart-every must be at least 1 (leave it out to carry the objects throughout)"
+    );
+    anyhow::ensure!(
         a.tracker.tracker == TrackerKind::Silot,
         "--frames scores streams through the object-centric wrapper, which runs a SILOT model: \
          use --tracker silot --checkpoint RUNDIR"
@@ -391,6 +404,7 @@ fn run_streams(a: &EvalArgs, cfg: &ExperimentConfig, frames: usize) -> anyhow::R
         frames,
         seed: a.seed,
         keep_frames_every: 0,
+        restart_every: a.restart_every.unwrap_or(0),
     };
     let rec = encode_streams(&cfg.env, encoder, &opts)?;
     let mut settings = cfg.eval.metrics.clone();
@@ -405,6 +419,9 @@ fn run_streams(a: &EvalArgs, cfg: &ExperimentConfig, frames: usize) -> anyhow::R
         a.window,
         rec.episodes_ended,
     ));
+    if let Some(stream) = report.stream.as_mut() {
+        stream.restart_every = a.restart_every;
+    }
     report.env = cfg.env.id.clone();
     report.preset = preset_name(cfg);
     report.tracker = "silot".to_string();

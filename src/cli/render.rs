@@ -91,6 +91,7 @@ fn render_stream(
         frames,
         seed: a.seed,
         keep_frames_every: a.every,
+        restart_every: 0,
     };
     let rec = encode_streams(&cfg.env, encoder, &streams)?;
     let kept = &rec.frames[0];

@@ -290,6 +290,12 @@ fn stream_table(s: &mut String, st: &StreamSummary) {
         "streams of {} frames, windows of {}; {} episodes ended inside (objects restarted)",
         st.frames_per_stream, st.window, st.episodes_ended
     );
+    if let Some(n) = st.restart_every {
+        let _ = writeln!(
+            s,
+            "objects restarted every {n} frames (--restart-every): clips cut from the streams"
+        );
+    }
     let _ = writeln!(
         s,
         "{:>11} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8} {:>8}",

@@ -68,6 +68,10 @@ pub struct StreamSummary {
     pub count_abs_error_last_frame: f64,
     /// Identity switches per 1,000 frames (totals).
     pub switches_per_1000_frames: f64,
+    /// The streams' objects were restarted every this many frames (`silot eval
+    /// --restart-every`: the paper's clips on the stream's frames); `None`: carried throughout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_every: Option<usize>,
 }
 
 /// Per-window metrics of streams: `pred[s][t]`, `gt[s][t]` as for [`evaluate`] (streams of any,
@@ -153,6 +157,7 @@ pub fn stream_summary(
         count_abs_error_first_frame: at(0),
         count_abs_error_last_frame: at(frames_per_stream.saturating_sub(1)),
         switches_per_1000_frames: 1000.0 * totals.num_switches as f64 / totals.frames.max(1) as f64,
+        restart_every: None,
         windows,
     }
 }

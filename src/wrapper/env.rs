@@ -238,6 +238,17 @@ impl<E: Env + 'static> ObjectCentricVecEnv<E> {
         Ok((&self.objects, self.venv.infos()))
     }
 
+    /// Start every sub-env's objects afresh on its current frame: discovery from the empty set,
+    /// as at an episode's first frame (new ids; the episodes themselves go on). Replaces
+    /// [`Self::objects`]. What scoring streams "restarted every N frames" uses: the clip
+    /// behaviour of the paper on the same frames as a stream.
+    pub fn restart_objects(&mut self) -> Result<&ObjectBatch> {
+        let rows: Vec<usize> = (0..self.num_envs()).collect();
+        self.objects = self.encoder.restart(self.venv.obs(), &rows)?;
+        self.final_objects = None;
+        Ok(&self.objects)
+    }
+
     /// Step sub-env `i` with `actions[i]` and encode all new frames in one batch.
     pub fn step(&mut self, actions: &[usize]) -> Result<ObjectStep<'_>> {
         self.step_envs(actions)?;
