@@ -197,6 +197,38 @@ fn two_rank_processes_match_two_threads_and_resume_with_other_counts() {
         let read = |run: &Path| std::fs::read(run.join("checkpoint").join(f)).unwrap();
         assert!(read(&procs) == read(&threads), "checkpoint/{f} differs");
     }
+    // On streams (each rank one env per clip of its share, new streams every 2 steps) too.
+    let smoke = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml"))
+        .unwrap()
+        .replace(
+            "\ncheckpoint_every = 10\n",
+            "\ncheckpoint_every = 2\nstreams = true\nrollout_envs = 4\n",
+        );
+    let streams = dir.path().join("streams.toml");
+    std::fs::write(&streams, smoke).unwrap();
+    let (sp, st) = (dir.path().join("s-procs"), dir.path().join("s-threads"));
+    for (run, launch) in [(&sp, "processes"), (&st, "threads")] {
+        let cfg = arg(&streams);
+        silot_ok(&[
+            "train",
+            "--config",
+            cfg,
+            "--out",
+            arg(run),
+            "--steps",
+            "4",
+            "--gpus",
+            "2",
+            "--launch",
+            launch,
+        ]);
+    }
+    let (a, b) = (metrics_without_clock(&sp), metrics_without_clock(&st));
+    assert_eq!(a, b);
+    assert!(
+        a.iter().any(|r| r["streams_continued"].as_u64() == Some(4)),
+        "{a:?}"
+    );
     let line = train_smoke(&procs, "5", &[]);
     assert!(line.contains("trained to step 5"), "{line}");
     let line = train_smoke(&procs, "6", &["--gpus", "4"]);

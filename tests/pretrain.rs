@@ -203,3 +203,77 @@ fn a_budget_too_small_for_the_fill_phase_is_reported() {
     let state = report(&out);
     assert_eq!(state["product"]["checkpoint"], "product");
 }
+
+/// `silot pretrain --gpus 2` (issue 47): two rank processes over TCP run a small recipe (a seed,
+/// a phase, a stream phase, a tail) to its product; rank 0 alone prints and writes, every run's
+/// steps are logged once, and the stream phase trains with one env per clip of each rank.
+#[test]
+fn pretrain_with_two_rank_processes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let recipe = tmp.path().join("mini.toml");
+    std::fs::write(
+        &recipe,
+        r#"
+[train]
+eval_every = 2
+checkpoint_every = 2
+
+[seeds]
+seeds = [1]
+steps = 2
+
+[mota]
+clips = 2
+
+[[phase]]
+name = "phase1"
+steps = 2
+
+[[phase]]
+name = "streams"
+steps = 2
+fresh_adam = true
+[phase.train]
+streams = true
+rollout_envs = 4
+
+[[tail]]
+name = "h"
+steps = 1
+fresh_adam = true
+"#,
+    )
+    .unwrap();
+    let out = tmp.path().join("run");
+    let o = Command::new(env!("CARGO_BIN_EXE_silot"))
+        .args([
+            "pretrain", "--env", "smoke", "--quiet", "--gpus", "2", "--recipe",
+        ])
+        .arg(&recipe)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.starts_with("pretrained smoke: product"), "{stdout}");
+    assert!(out.join("product/weights.safetensors").exists());
+    assert_eq!(report(&out)["product"]["step"], 7, "{}", report(&out));
+    for run in ["seeds/s1", "phases/phase1", "phases/streams", "tails/h"] {
+        let recs =
+            silot::train::metrics_log::read_metrics(&out.join(run).join("metrics.jsonl")).unwrap();
+        let steps: Vec<u64> = recs
+            .iter()
+            .filter(|r| r.kind == "train")
+            .map(|r| r.step)
+            .collect();
+        let mut once = steps.clone();
+        once.dedup();
+        assert_eq!(steps, once, "{run}: {steps:?}");
+        assert!(!steps.is_empty(), "{run}");
+    }
+}

@@ -10,7 +10,9 @@ use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
 use crate::train::distributed::launch::{launch_ranks, RankEnv};
 use crate::train::distributed::run_replicas;
-use crate::train::source::{rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP};
+use crate::train::source::{
+    rank_source_config, rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP,
+};
 use crate::train::{run_replica, run_with_validator, LossValidator, TrainOptions, TrainSummary};
 
 /// Arguments of `silot train`.
@@ -267,7 +269,8 @@ fn train_rank(
     let device = a.device.open_ordinal(env.local_rank).map_err(|e| at(&e))?;
     let comm = env.join(&device).map_err(|e| at(&e))?;
     let run = || -> anyhow::Result<TrainSummary> {
-        let (mut source, mut validator, record) = sources(a, exp, &cfg)?;
+        let (mut source, mut validator, record) =
+            sources(a, exp, &rank_source_config(&cfg, world))?;
         let opts = options(a, device.clone(), rank == 0, record);
         Ok(run_replica(
             &cfg,
@@ -389,9 +392,10 @@ fn train_replicas(
     out: &Path,
     progress: bool,
 ) -> anyhow::Result<TrainSummary> {
-    let results = run_replicas(a.gpus as usize, |rank, comm| {
-        let (mut source, mut validator, env) =
-            sources(a, exp, cfg).map_err(|e| crate::Error::Invalid(format!("{e:#}")))?;
+    let world = a.gpus as usize;
+    let results = run_replicas(world, |rank, comm| {
+        let (mut source, mut validator, env) = sources(a, exp, &rank_source_config(cfg, world))
+            .map_err(|e| crate::Error::Invalid(format!("{e:#}")))?;
         let opts = options(a, candle_core::Device::Cpu, progress && rank == 0, env);
         run_replica(cfg, out, source.as_mut(), &mut validator, opts, comm)
     });

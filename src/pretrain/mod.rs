@@ -37,8 +37,11 @@ use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
 use crate::error::{Error, Result};
 use crate::model::config::RunConfig;
-use crate::train::source::{rollout_source, ClipSource, CLIP_GAP, VAL_CLIP_GAP};
-use crate::train::{run_with_validator, LossValidator, Progress, TrainOptions, Trainer, Validator};
+use crate::train::distributed::{broadcast_bytes, Communicator, SingleProcess};
+use crate::train::source::{
+    rank_source_config, rollout_source, ClipSource, CLIP_GAP, VAL_CLIP_GAP,
+};
+use crate::train::{run_replica, LossValidator, Progress, TrainOptions, Trainer, Validator};
 
 /// Longest stretch of training between two writes of the state (seconds of device time): what a
 /// kill can lose from the time accounting.
@@ -74,6 +77,11 @@ pub struct PretrainOptions<'a> {
     /// to end by then), with the state saved: [`Outcome::Paused`]; the same command goes on.
     /// For machines lent in chunks. `None`: run to the end.
     pub time_limit: Option<f64>,
+    /// Data-parallel ranks (`docs/multi_gpu.md`): this process is rank 0 of `comm`, whose other
+    /// ranks run [`follow`]; every round's jobs then train one after another, each across all
+    /// ranks, instead of side by side (rank 0 alone makes the choices, scores and writes).
+    /// `None`: one process.
+    pub comm: Option<&'a dyn Communicator>,
 }
 
 /// How [`pretrain`] ended.
@@ -289,7 +297,8 @@ pub fn clip_sources(
 
 /// One run of a round: train `dir` under `exp`/`cfg` to global step `target` for at most
 /// `seconds`, starting it (when it has no checkpoint) from `branch` (a checkpoint directory, and
-/// whether Adam starts afresh) or from scratch.
+/// whether Adam starts afresh) or from scratch. Sent to the other ranks as JSON.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Job {
     exp: ExperimentConfig,
     cfg: RunConfig,
@@ -336,45 +345,27 @@ fn start_from(
 }
 
 /// Runs `jobs` side by side (one thread and device handle each) for one round; the steps each
-/// reached and whether it cannot go on (every training stage finished).
+/// reached and whether it cannot go on (every training stage finished). With several ranks
+/// (`comm`), one job after another, each sent to the other ranks ([`follow`]) and trained
+/// across all of them.
 fn train_round(
     jobs: &[Job],
     open_device: &(dyn Fn() -> Result<Device> + Sync),
+    comm: Option<&dyn Communicator>,
 ) -> Result<Vec<(u64, bool)>> {
+    if let Some(comm) = comm.filter(|c| c.world_size() > 1) {
+        return jobs
+            .iter()
+            .map(|job| {
+                send_order(comm, &Order::Train(Box::new(job.clone())))?;
+                run_job(job, open_device()?, comm)
+            })
+            .collect();
+    }
     let results: Vec<Result<(u64, bool)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
             .iter()
-            .map(|job| {
-                scope.spawn(move || -> Result<(u64, bool)> {
-                    let device = open_device()?;
-                    let env = EnvRecord::of_spec(&job.exp.env)?;
-                    if let Some((src, fresh)) = &job.branch {
-                        start_from(&job.dir, &job.cfg, src, *fresh, &env, &device)?;
-                    }
-                    let (mut source, mut val_source) = clip_sources(&job.exp, &job.cfg)?;
-                    let mut validator = LossValidator::from_source(&job.cfg, val_source.as_mut())?;
-                    let opts = TrainOptions {
-                        steps: Some(job.target),
-                        device,
-                        progress: false,
-                        time_limit: Some(Duration::from_secs_f64(job.seconds.max(0.001))),
-                        reset_optimizer: false,
-                        start_stage: None,
-                        branch_from: None,
-                        keep_every: job.keep_every,
-                        env: Some(env),
-                        allow_env_mismatch: false,
-                    };
-                    let s = run_with_validator(
-                        &job.cfg,
-                        &job.dir,
-                        source.as_mut(),
-                        &mut validator,
-                        opts,
-                    )?;
-                    Ok((s.steps, s.finished))
-                })
-            })
+            .map(|job| scope.spawn(move || run_job(job, open_device()?, &SingleProcess)))
             .collect();
         handles
             .into_iter()
@@ -385,6 +376,80 @@ fn train_round(
             .collect()
     });
     results.into_iter().collect()
+}
+
+/// Train `job` on `device` as rank `comm.rank()` (rank 0 starts its run directory from the
+/// branch; the others read no file of it); the step reached and whether the run finished.
+fn run_job(job: &Job, device: Device, comm: &dyn Communicator) -> Result<(u64, bool)> {
+    let env = EnvRecord::of_spec(&job.exp.env)?;
+    if let (Some((src, fresh)), 0) = (&job.branch, comm.rank()) {
+        start_from(&job.dir, &job.cfg, src, *fresh, &env, &device)?;
+    }
+    let source_cfg = rank_source_config(&job.cfg, comm.world_size());
+    let (mut source, mut val_source) = clip_sources(&job.exp, &source_cfg)?;
+    let mut validator = LossValidator::from_source(&job.cfg, val_source.as_mut())?;
+    let opts = TrainOptions {
+        steps: Some(job.target),
+        device,
+        progress: false,
+        time_limit: Some(Duration::from_secs_f64(job.seconds.max(0.001))),
+        reset_optimizer: false,
+        start_stage: None,
+        branch_from: None,
+        keep_every: job.keep_every,
+        env: Some(env),
+        allow_env_mismatch: false,
+    };
+    let s = run_replica(
+        &job.cfg,
+        &job.dir,
+        source.as_mut(),
+        &mut validator,
+        opts,
+        comm,
+    )?;
+    Ok((s.steps, s.finished))
+}
+
+/// What rank 0 of a data-parallel [`pretrain`] tells the other ranks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum Order {
+    /// Train this job together.
+    Train(Box<Job>),
+    /// The run is over (finished or paused): stop following.
+    Done,
+}
+
+fn send_order(comm: &dyn Communicator, order: &Order) -> Result<()> {
+    let json = serde_json::to_vec(order)
+        .map_err(|e| Error::Invalid(format!("a pretrain job to JSON: {e}")))?;
+    broadcast_bytes(comm, &json, 0)?;
+    Ok(())
+}
+
+/// A rank other than 0 of a data-parallel [`pretrain`] (rank 0 runs [`pretrain`] with
+/// [`PretrainOptions::comm`]): trains every job rank 0 sends, as this rank, on devices from
+/// `open_device`, until rank 0 [`release`]s it. Reads no file of the run directory.
+pub fn follow(comm: &dyn Communicator, open_device: &dyn Fn() -> Result<Device>) -> Result<()> {
+    loop {
+        let bytes = broadcast_bytes(comm, &[], 0)?;
+        let order: Order = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::Invalid(format!(
+                "rank 0 sent a pretrain order that does not parse: {e}"
+            ))
+        })?;
+        match order {
+            Order::Done => return Ok(()),
+            Order::Train(job) => {
+                run_job(&job, open_device()?, comm)?;
+            }
+        }
+    }
+}
+
+/// Rank 0 of a data-parallel [`pretrain`], once it returned: the other ranks' [`follow`] ends.
+pub fn release(comm: &dyn Communicator) -> Result<()> {
+    send_order(comm, &Order::Done)
 }
 
 /// Validation of checkpoints on fixed clips: the label-free losses and object statistics, and
@@ -702,7 +767,7 @@ fn seeds_and_choice(
             })
             .collect::<Result<_>>()?;
         let t0 = Instant::now();
-        let reached = train_round(&jobs, opts.open_device)?;
+        let reached = train_round(&jobs, opts.open_device, opts.comm)?;
         let rec = run.state.stage_mut("seeds").expect("recorded above");
         rec.device_seconds += t0.elapsed().as_secs_f64();
         for (&i, (step, finished)) in behind.iter().zip(reached) {
@@ -917,7 +982,7 @@ fn run_phase(
             keep_every: None,
         };
         let t0 = Instant::now();
-        let reached = train_round(std::slice::from_ref(&job), opts.open_device)?;
+        let reached = train_round(std::slice::from_ref(&job), opts.open_device, opts.comm)?;
         let rec = run.state.stage_mut(&phase.name).expect("recorded");
         rec.device_seconds += t0.elapsed().as_secs_f64();
         if reached[0].1 && reached[0].0 < target {
@@ -1020,7 +1085,7 @@ fn run_tails(
             })
             .collect();
         let t0 = Instant::now();
-        let reached = train_round(&round, opts.open_device)?;
+        let reached = train_round(&round, opts.open_device, opts.comm)?;
         let secs = t0.elapsed().as_secs_f64();
         // Side by side: the round's time is shared among its tails.
         for (job, (step, finished)) in round.iter().zip(reached) {

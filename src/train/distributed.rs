@@ -52,6 +52,20 @@ pub trait Communicator {
     fn abort(&self, reason: &str);
 }
 
+/// Rank `root`'s `bytes` on every rank (read on `root` only): their length, then the bytes as a
+/// `(len,)` u8 host tensor. For small messages (a progress record, a pretrain job).
+pub fn broadcast_bytes(comm: &dyn Communicator, bytes: &[u8], root: usize) -> Result<Vec<u8>> {
+    let here = comm.rank() == root;
+    let len = Tensor::new(&[if here { bytes.len() as u32 } else { 0 }], &Device::Cpu)?;
+    let len = comm.broadcast(&[len], root)?[0].to_vec1::<u32>()?[0] as usize;
+    let buf = if here {
+        Tensor::from_vec(bytes.to_vec(), len, &Device::Cpu)?
+    } else {
+        Tensor::zeros(len, candle_core::DType::U8, &Device::Cpu)?
+    };
+    Ok(comm.broadcast(&[buf], root)?[0].to_vec1::<u8>()?)
+}
+
 /// One replica alone: every operation returns its input.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SingleProcess;

@@ -254,15 +254,7 @@ impl Trainer {
         } else {
             Vec::new()
         };
-        let len = Tensor::new(&[json.len() as u32], &Device::Cpu)?;
-        let len = comm.broadcast(&[len], 0)?[0].to_vec1::<u32>()?[0] as usize;
-        // (len,) u8: the JSON bytes on rank 0, a buffer of that size elsewhere.
-        let bytes = if root {
-            Tensor::from_vec(json, len, &Device::Cpu)?
-        } else {
-            Tensor::zeros(len, DType::U8, &Device::Cpu)?
-        };
-        let bytes = comm.broadcast(&[bytes], 0)?[0].to_vec1::<u8>()?;
+        let bytes = distributed::broadcast_bytes(comm, &json, 0)?;
         if !root {
             let p: Progress = serde_json::from_slice(&bytes).map_err(|e| {
                 Error::Invalid(format!("rank 0's progress record does not parse: {e}"))
@@ -367,10 +359,28 @@ impl Trainer {
             self.model
                 .initial_state(b, self.cfg.model.n_objects, Some(offsets), &self.device)?;
         let continues = self.continues(positions);
-        let state = match (&continues, &self.stream_carry) {
+        let mut state = match (&continues, &self.stream_carry) {
             (Some(c), Some((carried, _))) => self.model.continue_streams(fresh, carried, c)?,
             _ => fresh,
         };
+        let continued_here = continues
+            .as_ref()
+            .map_or(0, |c| c.iter().filter(|&&x| x).count());
+        let mut streams_continued = continued_here;
+        if let (Some((comm, _)), true) = (replica, t.streams) {
+            // Discovery dropout goes on (t > 0) only when every clip of the global batch
+            // continues, as with one replica: this shard's verdict, combined over the replicas
+            // (with the number of continuing clips, for the statistics).
+            let all_here = continues.as_ref().is_some_and(|c| c.iter().all(|&x| x));
+            let here = [f64::from(u8::from(all_here)), continued_here as f64];
+            let mean =
+                comm.all_reduce_mean(&[Tensor::new(&here, &Device::Cpu)?])?[0].to_vec1::<f64>()?;
+            let world = comm.world_size() as f64;
+            if mean[0] < 1.0 - 0.5 / world {
+                state.t = 0;
+            }
+            streams_continued = (mean[1] * world).round() as usize;
+        }
         let out = {
             let _span = tracing::trace_span!("forward").entered();
             self.model
@@ -385,7 +395,6 @@ impl Trainer {
             }
             _ => None,
         };
-        let streams_continued = continues.map_or(0, |c| c.iter().filter(|&&x| x).count());
         let total = out.losses.total()?;
         let mut loss = out.losses.breakdown()?;
         if replica.is_none() && !loss.total.is_finite() {

@@ -500,9 +500,10 @@ pub fn run_with_validator(
 /// directory, reads its checkpoint, writes the metrics, validates (with `validator`; the other
 /// ranks' is never called) and writes checkpoints; the other ranks read no file of the run
 /// directory (it need not be shared): they take rank 0's progress, parameters and Adam state
-/// through `comm` at the start and whenever rank 0 moves to the next stage. Rank 0's decisions (a stage ended by
+/// through `comm` at the start and whenever rank 0 moves to the next stage. With `train.streams`
+/// each rank runs its own streams (new ones at the same checkpoint boundaries on every rank). Rank 0's decisions (a stage ended by
 /// validation, the time limit) reach the others through `comm`. With one replica this is
-/// [`run_with_validator`] exactly. Not yet with `train.streams`.
+/// [`run_with_validator`] exactly.
 pub fn run_replica(
     cfg: &RunConfig,
     out_dir: &Path,
@@ -520,11 +521,6 @@ pub fn run_replica(
             cfg.train.batch_size
         ))
     })?;
-    if world > 1 && cfg.train.streams {
-        return Err(Error::Invalid(
-            "train.streams is not supported with several replicas yet (issue 47: whether a batch's clips all continue is decided per shard)".into(),
-        ));
-    }
     if let Some(stage) = opts.start_stage {
         // Before the run directory is made.
         check_stage_exists(cfg, stage)?;

@@ -615,6 +615,21 @@ pub fn rollout_source(
     )
 }
 
+/// `cfg` for the clip source of one of `world` data-parallel ranks (`docs/multi_gpu.md`), each
+/// drawing `train.batch_size / world` clips per batch: with `train.streams`, one env per clip of
+/// that share (`rollout_envs` scaled down by `world`, so the ranks together run the envs one
+/// replica would), as streams need; otherwise `cfg` unchanged.
+pub fn rank_source_config(
+    cfg: &crate::model::config::RunConfig,
+    world: usize,
+) -> crate::model::config::RunConfig {
+    let mut cfg = cfg.clone();
+    if cfg.train.streams && world > 1 {
+        cfg.train.rollout_envs = (cfg.train.rollout_envs / world).max(1);
+    }
+    cfg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
