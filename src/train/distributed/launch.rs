@@ -183,7 +183,8 @@ pub fn free_port() -> Result<u16> {
 
 /// Run `world` child processes of this executable with `args`, rank `r` with `RANK=r`,
 /// `LOCAL_RANK=r`, `WORLD_SIZE`, `LOCAL_WORLD_SIZE`, `MASTER_ADDR=127.0.0.1` and
-/// `MASTER_PORT` (`$MASTER_PORT` if set, else a free port), their output going to ours. When a
+/// `MASTER_PORT` (`$MASTER_PORT` if set, else a free port), and `NCCL_NVLS_ENABLE=0` unless it
+/// is set (no NVLink multicast), their output going to ours. When a
 /// rank exits unsuccessfully the others get [`GRACE`] to end on their own (their communicator
 /// names the failed rank), then are killed; the error names the first rank that failed.
 pub fn launch_ranks(world: usize, args: &[OsString]) -> Result<()> {
@@ -197,7 +198,12 @@ pub fn launch_ranks(world: usize, args: &[OsString]) -> Result<()> {
     };
     let mut children: Vec<Option<Child>> = Vec::with_capacity(world);
     for rank in 0..world {
-        let child = Command::new(&exe)
+        let mut cmd = Command::new(&exe);
+        if std::env::var_os("NCCL_NVLS_ENABLE").is_none() {
+            // Never NVLink multicast (NVLS): the lent machines must not use it.
+            cmd.env("NCCL_NVLS_ENABLE", "0");
+        }
+        let child = cmd
             .args(args)
             .env("RANK", rank.to_string())
             .env("LOCAL_RANK", rank.to_string())

@@ -6,11 +6,14 @@
 //!
 //! All-reduce and broadcast go in buckets: the tensors of one dtype are flattened into one
 //! contiguous buffer (`Tensor::cat`), reduced (`ncclAvg`) or broadcast in one NCCL call, and cut
-//! back into the tensors' shapes. Host tensors (the training loop's flags) are copied to the GPU
-//! and back. The TCP group stays open: `barrier` goes through it, and `abort` tells the other
-//! ranks through it as well as aborting the NCCL communicator (`ncclCommAbort`, when the
-//! communicator is dropped). A rank blocked inside an NCCL call while another rank died is not
-//! woken by the TCP message: the launcher (`silot train --gpus N`, or the external one) ends it.
+//! back into the tensors' shapes. The TCP group stays open as the control channel: collectives
+//! of host tensors only (the training loop's flags, a progress record, a pretrain job: every rank
+//! makes the same call with tensors on the same devices) and `barrier` go through it, so a rank
+//! waiting there for rank 0 (validating, scoring) does not spin on its GPU and learns of a
+//! failure; `abort` tells the other ranks through it and aborts the NCCL communicator
+//! (`ncclCommAbort`, when cudarc's `Comm` is dropped). A rank blocked inside an NCCL call while
+//! another rank died is not woken by the TCP message: the launcher (`silot train --gpus N`, or
+//! the external one) ends it.
 
 use std::cell::RefCell;
 
@@ -52,6 +55,11 @@ impl NcclComm {
         let cuda = device.as_cuda_device().map_err(|_| {
             Error::Invalid("the NCCL communicator needs a CUDA device (--device cuda)".into())
         })?;
+        if std::env::var_os("NCCL_NVLS_ENABLE").is_none() {
+            tracing::warn!(
+                "NCCL_NVLS_ENABLE is not set: set it to 0 (no NVLink multicast; silot train --gpus N does)"
+            );
+        }
         let control = TcpGroup::connect(env.rank, env.world_size, &env.rendezvous())?;
         // (128,) u8: ncclUniqueId's bytes, made by rank 0.
         let id = if env.rank == 0 {
@@ -162,6 +170,9 @@ impl Communicator for NcclComm {
     }
 
     fn all_reduce_mean(&self, tensors: &[Tensor]) -> Result<Vec<Tensor>> {
+        if on_host(tensors) {
+            return self.control.all_reduce_mean(tensors);
+        }
         self.bucketed(tensors, &|comm, bucket| {
             Ok(bucket.apply_op1_no_bwd(&NcclOp {
                 comm,
@@ -176,6 +187,9 @@ impl Communicator for NcclComm {
                 "broadcast from rank {root} in a group of {}",
                 self.world_size()
             )));
+        }
+        if on_host(tensors) {
+            return self.control.broadcast(tensors, root);
         }
         // The other ranks' tensors only give the buffers' shapes.
         self.bucketed(tensors, &|comm, bucket| {
@@ -200,6 +214,11 @@ impl Communicator for NcclComm {
         }
         self.control.abort(reason);
     }
+}
+
+/// Whether every tensor is in host memory (then the collective goes over TCP).
+fn on_host(tensors: &[Tensor]) -> bool {
+    tensors.iter().all(|t| t.device().is_cpu())
 }
 
 /// Which collective an [`NcclOp`] runs.
