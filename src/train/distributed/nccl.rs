@@ -290,3 +290,112 @@ impl CustomOp1 for NcclOp<'_> {
         Ok((out, l.shape().clone()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::distributed::run_replicas;
+
+    fn env(rank: usize, world: usize, port: u16) -> RankEnv {
+        RankEnv {
+            rank,
+            world_size: world,
+            local_rank: rank,
+            master_addr: "127.0.0.1".into(),
+            master_port: port,
+            timeout: std::time::Duration::from_secs(60),
+        }
+    }
+
+    fn free_port() -> u16 {
+        super::super::launch::free_port().unwrap()
+    }
+
+    /// Rank `rank`'s inputs on `dev`: f32 (3, 5) and (2,), f64 (4,), a host f32 (2,), an i64 (1,).
+    fn inputs(rank: usize, dev: &Device) -> Result<Vec<Tensor>> {
+        let r = rank as f32;
+        let a: Vec<f32> = (0..15).map(|i| (i as f32 + 0.25) / (r + 3.0)).collect();
+        Ok(vec![
+            Tensor::from_vec(a, (3, 5), dev)?,
+            Tensor::new(&[r, -r], dev)?,
+            Tensor::new(&[0.1 * r as f64, 1.0, 2.0, r as f64 / 7.0], dev)?,
+            Tensor::new(&[r + 0.5, 1.0], &Device::Cpu)?,
+            Tensor::new(&[rank as i64 + 40], dev)?,
+        ])
+    }
+
+    fn host(ts: &[Tensor]) -> Vec<Vec<f64>> {
+        ts.iter()
+            .map(|t| {
+                t.flatten_all()
+                    .and_then(|t| t.to_dtype(DType::F64))
+                    .and_then(|t| t.to_vec1::<f64>())
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    /// One rank on the first GPU: the mean over one rank and a broadcast are the inputs
+    /// (values, shapes, dtypes and devices), through the NCCL buckets and the TCP channel.
+    #[test]
+    fn nccl_world_of_one_returns_its_inputs() {
+        let dev = crate::testing::cuda_device();
+        let comm = NcclComm::connect(&env(0, 1, free_port()), &dev).unwrap();
+        let x = inputs(0, &dev).unwrap();
+        let floats = &x[..4];
+        let m = comm.all_reduce_mean(floats).unwrap();
+        for (a, b) in m.iter().zip(floats) {
+            assert_eq!((a.dims(), a.dtype()), (b.dims(), b.dtype()));
+            assert_eq!(a.device().is_cpu(), b.device().is_cpu());
+        }
+        assert_eq!(host(&m), host(floats));
+        let b = comm.broadcast(&x, 0).unwrap();
+        assert_eq!(host(&b), host(&x));
+        comm.barrier().unwrap();
+    }
+
+    /// Two ranks on GPUs 0 and 1 (threads of this process; skipped with fewer GPUs): the mean and
+    /// a broadcast from rank 1 agree with the in-process group's on the CPU (f32 to rounding:
+    /// NCCL's summation order is its own).
+    #[test]
+    fn nccl_two_gpus_agree_with_the_in_process_group() {
+        use candle_core::cuda_backend::cudarc::driver::CudaContext;
+        if CudaContext::device_count().unwrap_or(0) < 2 {
+            eprintln!("skipped: fewer than 2 GPUs");
+            return;
+        }
+        let port = free_port();
+        let gpu = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2)
+                .map(|rank| {
+                    s.spawn(move || {
+                        let dev = Device::new_cuda(rank).unwrap();
+                        let comm = NcclComm::connect(&env(rank, 2, port), &dev).unwrap();
+                        let x = inputs(rank, &dev).unwrap();
+                        let m = comm.all_reduce_mean(&x[..4]).unwrap();
+                        let b = comm.broadcast(&x, 1).unwrap();
+                        (host(&m), host(&b))
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        let cpu = run_replicas(2, |rank, comm| {
+            let x = inputs(rank, &Device::Cpu)?;
+            Ok((
+                host(&comm.all_reduce_mean(&x[..4])?),
+                host(&comm.broadcast(&x, 1)?),
+            ))
+        });
+        let want = cpu[0].as_ref().unwrap();
+        for (m, b) in &gpu {
+            assert_eq!(b, &want.1);
+            for (u, v) in m.iter().flatten().zip(want.0.iter().flatten()) {
+                assert!((u - v).abs() <= 1e-6 * v.abs().max(1.0), "{u} vs {v}");
+            }
+        }
+        assert_eq!(gpu[0], gpu[1], "the ranks disagree");
+    }
+}
