@@ -398,4 +398,111 @@ mod tests {
         }
         assert_eq!(gpu[0], gpu[1], "the ranks disagree");
     }
+
+    /// `(B, T, 3, 24, 24)` clips of step `s` (a bright square moving along a row per clip, its
+    /// place set by the clip's row) and `(B, 2)` zero offsets.
+    fn clips(b: usize, t: usize, s: usize, dev: &Device) -> (Tensor, Tensor) {
+        let mut x = vec![0f32; b * t * 3 * 24 * 24];
+        for i in 0..b {
+            for f in 0..t {
+                let (y0, x0) = ((3 * i + s) % 16, (2 * f + i + s) % 16);
+                for c in 0..3 {
+                    for y in y0..y0 + 6 {
+                        for xx in x0..x0 + 6 {
+                            x[(((i * t + f) * 3 + c) * 24 + y) * 24 + xx] = 0.3 + 0.2 * c as f32;
+                        }
+                    }
+                }
+            }
+        }
+        (
+            Tensor::from_vec(x, (b, t, 3, 24, 24), dev).unwrap(),
+            Tensor::zeros((b, 2), DType::F32, dev).unwrap(),
+        )
+    }
+
+    /// The equivalence on GPUs (skipped with fewer than 2): the smoke model on 2 GPUs
+    /// with 2 clips each (NCCL) makes the updates of one GPU with the 4 clips, within the CPU
+    /// test's bounds (tests/distributed.rs): loss terms 5e-5, updates 3e-2 relative; the two
+    /// ranks end bit-identical.
+    #[test]
+    fn nccl_two_gpu_replicas_make_the_updates_of_one_gpu() {
+        use crate::train::Trainer;
+        use candle_core::cuda_backend::cudarc::driver::CudaContext;
+        if CudaContext::device_count().unwrap_or(0) < 2 {
+            eprintln!("skipped: fewer than 2 GPUs");
+            return;
+        }
+        let cfg = crate::model::config::RunConfig::from_toml(
+            include_str!("../../../envs/smoke.toml"),
+            "envs/smoke.toml",
+        )
+        .unwrap();
+        let (b, steps) = (4usize, 7usize);
+        let weights = |tr: &Trainer| -> Vec<Vec<f32>> {
+            tr.vars()
+                .iter()
+                .map(|(_, v)| v.as_tensor().flatten_all().unwrap().to_vec1().unwrap())
+                .collect()
+        };
+        let dev0 = crate::testing::cuda_device();
+        let mut one = Trainer::new(&cfg, &dev0).unwrap();
+        let init = weights(&one);
+        let mut one_losses = Vec::new();
+        for s in 0..steps {
+            let (x, o) = clips(b, 4, s, &dev0);
+            one_losses.push(one.train_step(&x, &o).unwrap().loss);
+        }
+        let one_w = weights(&one);
+        let port = free_port();
+        let runs = std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..2)
+                .map(|rank| {
+                    let cfg = &cfg;
+                    sc.spawn(move || {
+                        let dev = Device::new_cuda(rank).unwrap();
+                        crate::nn::prepare_device(&dev);
+                        let comm = NcclComm::connect(&env(rank, 2, port), &dev).unwrap();
+                        let mut tr = Trainer::new(cfg, &dev).unwrap();
+                        tr.sync_from_root(&comm).unwrap();
+                        let shard = crate::model::Shard::of_rank(rank, 2, b).unwrap();
+                        let mut losses = Vec::new();
+                        for s in 0..steps {
+                            let (x, o) = clips(b, 4, s, &dev);
+                            let x = x.narrow(0, shard.offset, shard.rows).unwrap();
+                            let o = o.narrow(0, shard.offset, shard.rows).unwrap();
+                            let st = tr.train_step_replica(&x, &o, &comm, shard).unwrap();
+                            losses.push(st.loss);
+                        }
+                        (losses, weights(&tr))
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        assert!(runs[0].1 == runs[1].1, "the ranks' weights differ");
+        let rel = |a: f64, b: f64| (a - b).abs() / a.abs().max(b.abs()).max(1e-12);
+        let mut loss_err = 0f64;
+        for (x, y) in one_losses.iter().zip(&runs[0].0) {
+            for ((_, u), (_, v)) in x.terms().iter().zip(y.terms()) {
+                loss_err = loss_err.max(rel(*u, v));
+            }
+        }
+        let mut upd_err = 0f64;
+        for ((wa, wb), w0) in one_w.iter().zip(&runs[0].1).zip(&init) {
+            let (mut d, mut u) = (0f64, 0f64);
+            for ((x, y), z) in wa.iter().zip(wb).zip(w0) {
+                d += ((x - y) as f64).powi(2);
+                u += ((x - z) as f64).powi(2);
+            }
+            if u > 0.0 {
+                upd_err = upd_err.max((d / u).sqrt());
+            }
+        }
+        eprintln!("2 GPUs vs 1: loss terms {loss_err:.2e}, updates {upd_err:.2e} (relative)");
+        assert!(loss_err < 5e-5, "loss terms differ by {loss_err}");
+        assert!(upd_err < 3e-2, "updates differ by {upd_err}");
+    }
 }
