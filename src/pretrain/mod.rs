@@ -19,6 +19,9 @@
 //! training and one round of time accounting. The choices are pure functions of checkpoints
 //! that no later step changes ([`choice`]), so a killed and resumed run makes the same choices
 //! as an uninterrupted one.
+//!
+//! With data-parallel ranks ([`PretrainOptions::comm`], `docs/multi_gpu.md`) this process is
+//! rank 0: it sends every job to the other ranks ([`follow`]) and trains it across all of them.
 
 pub mod choice;
 pub mod recipe;
