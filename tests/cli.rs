@@ -413,6 +413,64 @@ fn a_killed_rank_process_ends_the_run_and_the_checkpoint_stays() {
     assert_eq!(train_steps(&out), (1..=at + 2).collect::<Vec<_>>());
 }
 
+/// Rank processes do not outlive their launcher: `silot train --gpus 2` killed with SIGKILL mid-run
+/// (as a time limit would) takes both ranks with it within seconds.
+#[cfg(target_os = "linux")]
+#[test]
+fn rank_processes_end_when_their_launcher_is_killed() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut launcher = silot_command()
+        .args([
+            "train",
+            "--config",
+            "smoke",
+            "--out",
+            arg(&out),
+            "--steps",
+            "1000",
+            "--gpus",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !std::fs::read_to_string(out.join("metrics.jsonl"))
+        .is_ok_and(|m| m.contains("\"step\":2,"))
+    {
+        assert!(start.elapsed() < Duration::from_secs(120), "no step 2");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid = launcher.id();
+    let children: Vec<String> = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(children.len(), 2, "{children:?}");
+    launcher.kill().unwrap();
+    launcher.wait().unwrap();
+    // Gone, or a zombie waiting for whoever adopted it.
+    let ended = |c: &String| {
+        std::fs::read_to_string(format!("/proc/{c}/stat")).map_or(true, |s| {
+            s.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+    };
+    let t0 = Instant::now();
+    while !children.iter().all(ended) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "ranks {children:?} outlived their launcher"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn envs_lists_experiments_and_atari_games() {
     let (ok, stdout, _) = silot(&["envs"]);

@@ -171,6 +171,40 @@ impl RankEnv {
     }
 }
 
+/// Set by [`launch_ranks`] for its ranks: the launcher's process id ([`exit_with_launcher`]).
+pub const LAUNCHER_PID: &str = "SILOT_LAUNCHER_PID";
+
+/// In a rank started by [`launch_ranks`]: a thread that ends this process (exit status 1) once
+/// the launcher is gone (this process's parent changes: the launcher was killed, e.g. by a time
+/// limit), so that no rank outlives it. Nothing happens in other processes.
+pub fn exit_with_launcher() {
+    #[cfg(unix)]
+    {
+        let Some(launcher) = std::env::var(LAUNCHER_PID)
+            .ok()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            return;
+        };
+        let rank = std::env::var("RANK").unwrap_or_default();
+        let watch = move || loop {
+            if std::os::unix::process::parent_id() != launcher {
+                eprintln!(
+                    "error: rank {rank}: the launcher (process {launcher}) is gone; this rank stops"
+                );
+                std::process::exit(1);
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("launcher-watch".into())
+            .spawn(watch)
+        {
+            tracing::warn!("cannot watch the launcher: {e}");
+        }
+    }
+}
+
 /// A free TCP port on the loopback interface, for [`launch_ranks`] (another process could take
 /// it before rank 0 listens: then rank 0 fails with "in use" and the run can be restarted).
 pub fn free_port() -> Result<u16> {
@@ -205,6 +239,7 @@ pub fn launch_ranks(world: usize, args: &[OsString]) -> Result<()> {
         }
         let child = cmd
             .args(args)
+            .env(LAUNCHER_PID, std::process::id().to_string())
             .env("RANK", rank.to_string())
             .env("LOCAL_RANK", rank.to_string())
             .env("WORLD_SIZE", world.to_string())
