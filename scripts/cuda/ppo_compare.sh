@@ -10,6 +10,9 @@
 #   bash scripts/cuda/ppo_compare.sh                 # again (same warm machine): resumes them
 #   PROBE="8 32" bash scripts/cuda/ppo_compare.sh    # speed only: each variant PROBE_S seconds
 #                                                    # alone at each --num-envs, steps/s
+#   bash scripts/cuda/ppo_compare.sh run CMD ARGS... # CMD in the kit's environment, e.g.
+#     bash scripts/cuda/ppo_compare.sh run python3 python/bench/vec_speed.py --device cuda \
+#       --envs 256 --steps 1000 --groups 2 --observe /tmp/silot-ship/bin/silot
 #
 # Settings (environment):
 #   RUNS        "objects:1 objects:2 pixels:1 pixels:2" (obs:seed)
@@ -17,7 +20,10 @@
 #   NUM_ENVS    32   NUM_STEPS 32: batch 1024 per update, as CleanRL's 8 x 128, so the same
 #               1953 updates of minibatch 256 in 2M steps, with 4x the envs per vector step
 #               (CleanRL's own 8 x 128: NUM_ENVS=8 NUM_STEPS=128)
-#   OBJ_GROUPS  objects: encoder pipeline groups (default: make_vec's, 2 on cuda)
+#   OBJ_GROUPS  objects: encoder pipeline groups (default 1: at 32 envs the encoder is
+#               bound by kernel launches, ~4-5 ms a step at any batch up to ~64 (H100 table in
+#               benches/results/cuda_bench.md), so 2 groups of 16 cost two such steps; make_vec's
+#               cuda default, 2, is for hundreds of envs)
 #   STOP_AFTER  seconds before a run checkpoints and exits (default 540: a 10-minute call
 #               with the install and packing)
 #   SAVE_EVERY  updates between checkpoints (default 100)
@@ -29,10 +35,24 @@
 #               on a machine without a GPU, e.g. STEPS=512 NUM_ENVS=2 EXTRA="--env smoke
 #               --encoder untrained:smoke")
 # Output ($OUT, or WORK/out without one): ppo_results.tgz (each run's episodes.csv,
-# summary.json, args.json, log) and, for runs not finished, their checkpoints
+# summary.json, args.json, log), ppo_objects_vs_pixels.png (plot_ppo.py's learning curves of
+# the runs so far) and, for runs not finished, their checkpoints
 # ckpt_<obs>_<seed>.pt (split into 15 MiB parts .pt.00, .pt.01 when larger: the pixel agent's
 # is ~20 MiB with Adam's moments). The status table at the end: agent steps, finished,
 # mean return of the last 100 games, steps/s.
+#
+# Expected time (an estimate, not a measurement: nothing of this has run on a GPU yet). Stage
+# costs on the H200 (benches/results/observe_pipeline.md): the encoder with its host round trip
+# 29.6 ms a step at 256 envs, and at small batches bound by kernel launches (cuda_bench.md, H100:
+# 3.9 ms at batch 1, 4.9 at 16, 6.0 at 64 without the round trip), so ~6-10 ms at 8 envs and
+# ~8-13 ms at 32; an env step ~0.84 ms of one core. Objects at CleanRL's 8 envs: 8-12 ms per
+# vector step of 8 agent steps, 0.7-1.0k steps/s, 33-48 min per 2M-step run: too slow for a
+# 30-minute device budget. At 32 envs: 1.5-2.7k steps/s alone, 12-22 min; pixels at 32 envs
+# 3.5-8k steps/s, 6-11 min. All four at once share 16 cores and the GPU: ~15-25 min wall, so
+# two or three calls of STOP_AFTER=540 on the same warm machine (or NUM_ENVS=64 NUM_STEPS=16:
+# ~8-11 min per objects run alone). On the 2 shared CPU cores here (load ~9, Space Invaders,
+# release wheel): objects 7.5 steps/s at 8 envs and 8.6 at 32 (the CPU encoder), pixels 18.5 and
+# 47.3: per-step overheads amortise over more envs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -65,12 +85,13 @@ export SILOT_MODELS=$root/models PYTHONUNBUFFERED=1
 export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-/tmp/silot-nvc} CUDA_CACHE_MAXSIZE=4294967296
 "$PY" -c 'import sys, silot, torch; cuda = sys.argv[1] == "cuda"; assert not cuda or silot.cuda_compiled(), "silot wheel without CUDA"; assert not cuda or torch.cuda.is_available(); print("silot", silot.__file__, "| torch", torch.__version__, torch.cuda.get_device_name(0) if cuda else "cpu")' "$DEVICE"
 cores=$(nproc)
+if [ "${1:-}" = run ]; then shift; exec "$@"; fi
 
 ppo() {  # obs seed run_dir num_envs stop_after threads [more flags]
   local obs=$1 seed=$2 dir=$3 n=$4 stop=$5 threads=$6
   shift 6
   local groups=()
-  [ -n "${OBJ_GROUPS:-}" ] && [ "$obs" = objects ] && groups=(--groups "$OBJ_GROUPS")
+  [ "$obs" = objects ] && groups=(--groups "${OBJ_GROUPS:-1}")
   # shellcheck disable=SC2086
   OMP_NUM_THREADS=$threads "$PY" python/examples/ppo_objects.py --obs "$obs" --seed "$seed" \
     --device "$DEVICE" --total-timesteps "$STEPS" --num-envs "$n" --num-steps "$NUM_STEPS" \
@@ -150,4 +171,7 @@ PY
     echo "$n: no summary (see $WORK/$n/run.log):"; tail -5 "$WORK/$n/run.log" || true
   fi
 done
+# Learning curves so far (matplotlib is in the GPU image; the final returns are printed too).
+"$PY" python/examples/plot_ppo.py $(for n in "${names[@]}"; do [ -s "$WORK/$n/episodes.csv" ] && echo "$WORK/$n"; done) \
+  --out "$out/ppo_objects_vs_pixels.png" || echo "(no curves: plot_ppo.py failed)"
 ls -la "$out"
