@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::device::DeviceFlags;
 use crate::pretrain::{follow, pretrain, release, Outcome, PretrainOptions, Recipe};
-use crate::train::distributed::launch::{launch_ranks, RankEnv};
+use crate::train::distributed::launch::{self, launch_ranks, RankEnv};
 use crate::train::distributed::Communicator;
 
 /// Arguments of `silot pretrain`.
@@ -155,7 +155,13 @@ fn run_rank(a: &PretrainArgs, env: &RankEnv) -> anyhow::Result<()> {
         }
         Err(e) => {
             comm.abort(&format!("rank {rank} failed: {e:#}"));
-            Err(at(&e))
+            let e = at(&e);
+            if launch::stopped_by_another_rank(&e) {
+                // Not the cause: the launcher names the rank that was.
+                eprintln!("error: {e:#}");
+                std::process::exit(launch::STOPPED_EXIT);
+            }
+            Err(e)
         }
     }
 }

@@ -8,7 +8,7 @@ use super::device::DeviceFlags;
 use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
-use crate::train::distributed::launch::{launch_ranks, RankEnv};
+use crate::train::distributed::launch::{self, launch_ranks, RankEnv};
 use crate::train::distributed::run_replicas;
 use crate::train::source::{
     rank_source_config, rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP,
@@ -286,7 +286,13 @@ fn train_rank(
         Ok(summary) => Ok((rank == 0).then(|| summary_line(&cfg, &summary, &a.out))),
         Err(e) => {
             comm.abort(&format!("rank {rank} failed: {e:#}"));
-            Err(at(&e))
+            let e = at(&e);
+            if launch::stopped_by_another_rank(&e) {
+                // Not the cause: the launcher names the rank that was.
+                eprintln!("error: {e:#}");
+                std::process::exit(launch::STOPPED_EXIT);
+            }
+            Err(e)
         }
     }
 }

@@ -171,6 +171,15 @@ impl RankEnv {
     }
 }
 
+/// Exit status of a rank process that ended because another rank failed (its communicator was
+/// aborted or lost a rank): [`launch_ranks`] names the rank that failed on its own instead.
+pub const STOPPED_EXIT: i32 = 3;
+
+/// Whether `e` is the error of a rank stopped by another rank's failure.
+pub fn stopped_by_another_rank(e: &dyn std::fmt::Display) -> bool {
+    e.to_string().contains("data-parallel training stopped")
+}
+
 /// Set by [`launch_ranks`] for its ranks: the launcher's process id ([`exit_with_launcher`]).
 pub const LAUNCHER_PID: &str = "SILOT_LAUNCHER_PID";
 
@@ -272,9 +281,16 @@ fn supervise(mut children: Vec<Option<Child>>) -> Result<()> {
             match child.try_wait() {
                 Ok(Some(status)) => {
                     *slot = None;
-                    if !status.success() && first_failure.is_none() {
+                    // The cause: the first rank that failed on its own, rather than one
+                    // stopped by another's failure (several can be seen in one pass).
+                    let stopped = |s: &ExitStatus| s.code() == Some(STOPPED_EXIT);
+                    if !status.success()
+                        && first_failure
+                            .as_ref()
+                            .is_none_or(|(_, f)| stopped(f) && !stopped(&status))
+                    {
                         first_failure = Some((rank, status));
-                        deadline = Some(Instant::now() + GRACE);
+                        deadline.get_or_insert(Instant::now() + GRACE);
                     }
                 }
                 Ok(None) => {}
