@@ -126,7 +126,7 @@ fn lead(
 /// releases the others at the end; the others follow it ([`follow`]). One device handle (GPU
 /// `LOCAL_RANK`) for everything this rank runs. A failure aborts the group.
 fn run_rank(a: &PretrainArgs, env: &RankEnv) -> anyhow::Result<()> {
-    crate::train::distributed::launch::exit_with_launcher();
+    launch::exit_with_launcher();
     let (rank, world) = (env.rank, env.world_size);
     let at = |e: &dyn std::fmt::Display| anyhow::anyhow!("rank {rank} of {world}: {e:#}");
     let device = a.device.open_ordinal(env.local_rank).map_err(|e| at(&e))?;

@@ -263,7 +263,7 @@ fn train_rank(
     exp: &ExperimentConfig,
     env: &RankEnv,
 ) -> anyhow::Result<Option<String>> {
-    crate::train::distributed::launch::exit_with_launcher();
+    launch::exit_with_launcher();
     let (rank, world) = (env.rank, env.world_size);
     let at = |e: &dyn std::fmt::Display| anyhow::anyhow!("rank {rank} of {world}: {e:#}");
     let cfg = run_cfg(a, exp, a.seed.first().copied()).map_err(|e| at(&e))?;
