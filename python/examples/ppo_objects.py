@@ -86,7 +86,9 @@ def parse_args(argv=None):
     p.add_argument("--save-every", type=int, default=0, help="write checkpoint.pt every N updates (0: only at --stop-after)")
     p.add_argument("--stop-after", type=float, default=0.0, help="seconds: checkpoint and exit after the update that passes it")
     p.add_argument("--resume", action="store_true", help="go on from --run-dir's checkpoint.pt")
-    p.add_argument("--groups", type=int, default=None, help="objects: encoder pipeline groups (silot.make_vec)")
+    p.add_argument("--groups", type=int, default=1,
+                   help="objects: encoder pipeline groups (silot.make_vec; 1: at tens of envs the GPU "
+                        "encoder is bound by kernel launches, so smaller batches only cost more)")
     p.add_argument("--env-threads", type=int, default=None, help="threads stepping the envs (default: one per core)")
     p.add_argument("--allow-env-mismatch", action="store_true")
     return p.parse_args(argv)
