@@ -11,9 +11,10 @@
 //! makes the same call with tensors on the same devices) and `barrier` go through it, so a rank
 //! waiting there for rank 0 (validating, scoring) does not spin on its GPU and learns of a
 //! failure; `abort` tells the other ranks through it and aborts the NCCL communicator
-//! (`ncclCommAbort`, when cudarc's `Comm` is dropped). A rank blocked inside an NCCL call while
-//! another rank died is not woken by the TCP message: the launcher (`silot train --gpus N`, or
-//! the external one) ends it.
+//! (`ncclCommAbort`, when cudarc's `Comm` is dropped). Every NCCL collective starts with a TCP
+//! barrier, so a rank that failed or died before it is reported to the others there; a rank
+//! blocked inside an NCCL call when another dies during that call is not woken by the TCP
+//! message: the launcher (`silot train --gpus N`, or the external one) ends it.
 
 use std::cell::RefCell;
 
@@ -113,6 +114,10 @@ impl NcclComm {
         if let Some(reason) = self.failed.borrow().as_ref() {
             return Err(stopped(reason));
         }
+        // Every rank is alive and here before NCCL is entered: a rank that failed or died
+        // before this collective is reported over TCP instead of leaving the others waiting
+        // inside NCCL (one host round trip per collective; no GPU synchronisation).
+        self.control.barrier()?;
         let comm = self.comm.borrow();
         let comm = comm
             .as_ref()
