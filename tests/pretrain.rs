@@ -277,3 +277,37 @@ fresh_adam = true
         assert!(!steps.is_empty(), "{run}");
     }
 }
+
+/// `--side-by-side processes` (the seeds and the tails each in a child process, the default on
+/// a GPU) makes the product of `--side-by-side threads` bit for bit, and the same choices.
+#[test]
+fn seeds_and_tails_as_processes_give_the_threads_product() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |mode: &str| {
+        let out = tmp.path().join(mode);
+        let o = pretrain_cmd(&out)
+            .args(["--side-by-side", mode])
+            .output()
+            .expect("run silot");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let (threads, processes) = (run("threads"), run("processes"));
+    assert!(
+        processes.join("jobs/job_1.json").exists(),
+        "two jobs side by side"
+    );
+    assert!(!threads.join("jobs").exists());
+    let weights = |out: &Path| std::fs::read(out.join("product/weights.safetensors")).unwrap();
+    assert_eq!(weights(&threads), weights(&processes));
+    let (a, b) = (report(&threads), report(&processes));
+    for key in [
+        "choice",
+        "derived",
+        "candidates",
+        "product",
+        "steps_trained",
+    ] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+}

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::device::DeviceFlags;
-use crate::pretrain::{follow, pretrain, release, Outcome, PretrainOptions, Recipe};
+use crate::pretrain::{
+    follow, pretrain, release, run_job_alone, Job, Outcome, PretrainOptions, Recipe, SideBySide,
+};
 use crate::train::distributed::launch::{self, launch_ranks, RankEnv};
 use crate::train::distributed::Communicator;
 
@@ -46,6 +48,25 @@ pub struct PretrainArgs {
     /// do the same across hosts.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub gpus: u64,
+    /// How seeds and tails that train side by side run: as child processes of this command
+    /// (`processes`: on one GPU their host work overlaps, which threads of one process do not)
+    /// or as threads of it (`threads`). Same results either way. Default: processes with
+    /// `--device cuda`, threads on the CPU.
+    #[arg(long, value_enum)]
+    pub side_by_side: Option<SideBySideMode>,
+    /// Internal: train the job in this file alone and print its outcome (a child process of
+    /// `--side-by-side processes`).
+    #[arg(long, hide = true)]
+    pub job: Option<PathBuf>,
+}
+
+/// `silot pretrain --side-by-side`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideBySideMode {
+    /// One child process of this command per job.
+    Processes,
+    /// One thread of this process per job.
+    Threads,
 }
 
 /// `--budget`: a positive, finite number of minutes.
@@ -78,6 +99,9 @@ pub fn run(a: PretrainArgs) -> anyhow::Result<()> {
         }
         return run_rank(&a, env);
     }
+    if let Some(job) = &a.job {
+        return run_job_file(&a, job);
+    }
     if a.gpus > 1 {
         let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
         launch_ranks(a.gpus as usize, &args)?;
@@ -87,9 +111,83 @@ pub fn run(a: PretrainArgs) -> anyhow::Result<()> {
     // Fail early on a device that cannot open.
     flags.open()?;
     let open = move || flags.open();
-    if let Some(line) = lead(&a, &open, None)? {
+    let cuda = !matches!(flags.device, super::device::DeviceArg::Cpu);
+    let mode = a.side_by_side.unwrap_or(if cuda {
+        SideBySideMode::Processes
+    } else {
+        SideBySideMode::Threads
+    });
+    let processes = |jobs: &[Job]| jobs_as_processes(&a.out, jobs);
+    let side_by_side = (mode == SideBySideMode::Processes).then_some(&processes as &SideBySide<'_>);
+    if let Some(line) = lead(&a, &open, None, side_by_side)? {
         println!("{line}");
     }
+    Ok(())
+}
+
+/// `--side-by-side processes`: each job written to `OUT/jobs/job_I.json` and trained by a child
+/// process (this command with `--job FILE`, so the same device flags); their outcomes in job
+/// order. The children end with this process ([`launch::exit_with_launcher`]); a failed one
+/// fails the round with its last lines of stderr.
+fn jobs_as_processes(out: &std::path::Path, jobs: &[Job]) -> crate::Result<Vec<(u64, bool)>> {
+    use crate::Error;
+    let dir = out.join("jobs");
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::Invalid(format!("cannot find this executable to start jobs: {e}")))?;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let mut children = Vec::with_capacity(jobs.len());
+    for (i, job) in jobs.iter().enumerate() {
+        let file = dir.join(format!("job_{i}.json"));
+        let json = serde_json::to_vec(job).map_err(|e| Error::Invalid(e.to_string()))?;
+        crate::util::write_atomic(&file, &json)?;
+        let child = std::process::Command::new(&exe)
+            .args(&args)
+            .arg("--job")
+            .arg(&file)
+            .env(launch::LAUNCHER_PID, std::process::id().to_string())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::Invalid(format!("cannot start a job process: {e}")))?;
+        children.push((file, child));
+    }
+    children
+        .into_iter()
+        .map(|(file, child)| {
+            let o = child
+                .wait_with_output()
+                .map_err(|e| Error::Invalid(format!("job process of {}: {e}", file.display())))?;
+            let stdout = String::from_utf8_lossy(&o.stdout);
+            let outcome = stdout
+                .lines()
+                .last()
+                .and_then(|l| serde_json::from_str(l).ok());
+            match (o.status.success(), outcome) {
+                (true, Some(outcome)) => Ok(outcome),
+                _ => {
+                    let stderr = String::from_utf8_lossy(&o.stderr);
+                    let tail: Vec<&str> = stderr.lines().rev().take(5).collect();
+                    Err(Error::Invalid(format!(
+                        "the job process of {} failed ({}): {}",
+                        file.display(),
+                        o.status,
+                        tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+                    )))
+                }
+            }
+        })
+        .collect()
+}
+
+/// `--job FILE`: train that job alone on this command's device and print `[steps, finished]`.
+fn run_job_file(a: &PretrainArgs, file: &std::path::Path) -> anyhow::Result<()> {
+    launch::exit_with_launcher();
+    let bytes = std::fs::read(file).map_err(|e| crate::Error::io(file, e))?;
+    let job: Job = serde_json::from_slice(&bytes)
+        .map_err(|e| anyhow::anyhow!("{} is not a pretrain job: {e}", file.display()))?;
+    let outcome = run_job_alone(&job, a.device.open()?)?;
+    println!("{}", serde_json::to_string(&outcome)?);
     Ok(())
 }
 
@@ -98,6 +196,7 @@ fn lead(
     a: &PretrainArgs,
     open: &(dyn Fn() -> crate::Result<candle_core::Device> + Sync),
     comm: Option<&dyn Communicator>,
+    side_by_side: Option<&SideBySide<'_>>,
 ) -> anyhow::Result<Option<String>> {
     let recipe = Recipe::load(a.recipe.as_deref())?;
     let origin = a.recipe.as_ref().map_or_else(
@@ -115,6 +214,7 @@ fn lead(
         verbose: !a.quiet,
         time_limit: a.time_limit,
         comm,
+        side_by_side,
     })?;
     Ok(Some(match report {
         Outcome::Finished(r) => r.line(&a.out),
@@ -137,7 +237,7 @@ fn run_rank(a: &PretrainArgs, env: &RankEnv) -> anyhow::Result<()> {
     };
     // The device handle is Send + Sync; the closure only clones it.
     let result = if rank == 0 {
-        lead(a, &open, Some(comm.as_ref())).and_then(|line| {
+        lead(a, &open, Some(comm.as_ref()), None).and_then(|line| {
             release(comm.as_ref())?;
             Ok(line)
         })

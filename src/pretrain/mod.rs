@@ -85,7 +85,15 @@ pub struct PretrainOptions<'a> {
     /// ranks, instead of side by side (rank 0 alone makes the choices, scores and writes).
     /// `None`: one process.
     pub comm: Option<&'a dyn Communicator>,
+    /// Trains a round's jobs side by side in other processes (each through [`run_job_alone`]),
+    /// the steps each reached and whether it finished, in job order. `None`: threads of this
+    /// process (one device handle each). Same results either way; on one GPU separate processes
+    /// overlap their host work, which threads of one process do not.
+    pub side_by_side: Option<&'a SideBySide<'a>>,
 }
+
+/// Runs several [`Job`]s at once outside this process: see [`PretrainOptions::side_by_side`].
+pub type SideBySide<'a> = dyn Fn(&[Job]) -> Result<Vec<(u64, bool)>> + Sync + 'a;
 
 /// How [`pretrain`] ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -302,7 +310,7 @@ pub fn clip_sources(
 /// `seconds`, starting it (when it has no checkpoint) from `branch` (a checkpoint directory, and
 /// whether Adam starts afresh) or from scratch. Sent to the other ranks as JSON.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Job {
+pub struct Job {
     exp: ExperimentConfig,
     cfg: RunConfig,
     dir: PathBuf,
@@ -351,11 +359,8 @@ fn start_from(
 /// reached and whether it cannot go on (every training stage finished). With several ranks
 /// (`comm`), one job after another, each sent to the other ranks ([`follow`]) and trained
 /// across all of them.
-fn train_round(
-    jobs: &[Job],
-    open_device: &(dyn Fn() -> Result<Device> + Sync),
-    comm: Option<&dyn Communicator>,
-) -> Result<Vec<(u64, bool)>> {
+fn train_round(jobs: &[Job], opts: &PretrainOptions<'_>) -> Result<Vec<(u64, bool)>> {
+    let (open_device, comm) = (opts.open_device, opts.comm);
     if let Some(comm) = comm.filter(|c| c.world_size() > 1) {
         return jobs
             .iter()
@@ -364,6 +369,9 @@ fn train_round(
                 run_job(job, open_device()?, comm)
             })
             .collect();
+    }
+    if let Some(side_by_side) = opts.side_by_side.filter(|_| jobs.len() > 1) {
+        return side_by_side(jobs);
     }
     let results: Vec<Result<(u64, bool)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = jobs
@@ -379,6 +387,12 @@ fn train_round(
             .collect()
     });
     results.into_iter().collect()
+}
+
+/// Train `job` alone on `device` (a process of [`PretrainOptions::side_by_side`]): the step
+/// it reached and whether its run finished.
+pub fn run_job_alone(job: &Job, device: Device) -> Result<(u64, bool)> {
+    run_job(job, device, &SingleProcess)
 }
 
 /// Train `job` on `device` as rank `comm.rank()` (rank 0 starts its run directory from the
@@ -770,7 +784,7 @@ fn seeds_and_choice(
             })
             .collect::<Result<_>>()?;
         let t0 = Instant::now();
-        let reached = train_round(&jobs, opts.open_device, opts.comm)?;
+        let reached = train_round(&jobs, opts)?;
         let rec = run.state.stage_mut("seeds").expect("recorded above");
         rec.device_seconds += t0.elapsed().as_secs_f64();
         for (&i, (step, finished)) in behind.iter().zip(reached) {
@@ -985,7 +999,7 @@ fn run_phase(
             keep_every: None,
         };
         let t0 = Instant::now();
-        let reached = train_round(std::slice::from_ref(&job), opts.open_device, opts.comm)?;
+        let reached = train_round(std::slice::from_ref(&job), opts)?;
         let rec = run.state.stage_mut(&phase.name).expect("recorded");
         rec.device_seconds += t0.elapsed().as_secs_f64();
         if reached[0].1 && reached[0].0 < target {
@@ -1088,7 +1102,7 @@ fn run_tails(
             })
             .collect();
         let t0 = Instant::now();
-        let reached = train_round(&round, opts.open_device, opts.comm)?;
+        let reached = train_round(&round, opts)?;
         let secs = t0.elapsed().as_secs_f64();
         // Side by side: the round's time is shared among its tails.
         for (job, (step, finished)) in round.iter().zip(reached) {
