@@ -253,15 +253,6 @@ fn run_rank(a: &PretrainArgs, env: &RankEnv) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Err(e) => {
-            comm.abort(&format!("rank {rank} failed: {e:#}"));
-            let e = at(&e);
-            if launch::stopped_by_another_rank(&e) {
-                // Not the cause: the launcher names the rank that was.
-                eprintln!("error: {e:#}");
-                std::process::exit(launch::STOPPED_EXIT);
-            }
-            Err(e)
-        }
+        Err(e) => Err(super::train::rank_failed(comm.as_ref(), env, e)),
     }
 }

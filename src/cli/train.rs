@@ -9,7 +9,7 @@ use crate::checkpoint::{check_env_matches, EnvRecord};
 use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
 use crate::train::distributed::launch::{self, launch_ranks, RankEnv};
-use crate::train::distributed::run_replicas;
+use crate::train::distributed::{run_replicas, Communicator};
 use crate::train::source::{
     rank_source_config, rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP,
 };
@@ -284,17 +284,25 @@ fn train_rank(
     };
     match run() {
         Ok(summary) => Ok((rank == 0).then(|| summary_line(&cfg, &summary, &a.out))),
-        Err(e) => {
-            comm.abort(&format!("rank {rank} failed: {e:#}"));
-            let e = at(&e);
-            if launch::stopped_by_another_rank(&e) {
-                // Not the cause: the launcher names the rank that was.
-                eprintln!("error: {e:#}");
-                std::process::exit(launch::STOPPED_EXIT);
-            }
-            Err(e)
-        }
+        Err(e) => Err(rank_failed(comm.as_ref(), env, e)),
     }
+}
+
+/// Error `e` of rank `env.rank`: the group is aborted with it and it is named by rank; a rank
+/// that only stopped because another one failed exits here with [`launch::STOPPED_EXIT`] (not
+/// the cause: the launcher names the rank that was).
+pub(super) fn rank_failed(
+    comm: &dyn Communicator,
+    env: &RankEnv,
+    e: anyhow::Error,
+) -> anyhow::Error {
+    comm.abort(&format!("rank {} failed: {e:#}", env.rank));
+    let e = anyhow::anyhow!("rank {} of {}: {e:#}", env.rank, env.world_size);
+    if launch::stopped_by_another_rank(&e) {
+        eprintln!("error: {e:#}");
+        std::process::exit(launch::STOPPED_EXIT);
+    }
+    e
 }
 
 /// The line `silot train` prints at the end of a run.

@@ -148,6 +148,39 @@ pub struct InProcessComm {
     shared: Arc<Shared>,
 }
 
+/// The mean over ranks of each tensor `all[rank][i]`, summed in rank order on the device of rank
+/// 0's tensors: the one order of every communicator that combines on one place, so that their
+/// results agree bit for bit.
+fn mean_in_rank_order(all: &[Vec<Tensor>], world: usize) -> Result<Vec<Tensor>> {
+    let n = all[0].len();
+    if let Some((r, c)) = all.iter().enumerate().find(|(_, c)| c.len() != n) {
+        return Err(Error::Invalid(format!(
+            "all-reduce: rank {r} gave {} tensors, rank 0 {n}",
+            c.len()
+        )));
+    }
+    (0..n)
+        .map(|i| {
+            let dev = all[0][i].device();
+            let mut sum = all[0][i].clone();
+            for c in &all[1..] {
+                sum = (sum + c[i].to_device(dev)?)?;
+            }
+            Ok((sum / world as f64)?)
+        })
+        .collect()
+}
+
+/// A broadcast's `root` must be a rank of the group.
+fn check_root(root: usize, world: usize) -> Result<()> {
+    if root >= world {
+        return Err(Error::Invalid(format!(
+            "broadcast from rank {root} in a group of {world}"
+        )));
+    }
+    Ok(())
+}
+
 fn devices_of(tensors: &[Tensor]) -> Vec<Device> {
     tensors.iter().map(|t| t.device().clone()).collect()
 }
@@ -243,36 +276,14 @@ impl Communicator for InProcessComm {
 
     fn all_reduce_mean(&self, tensors: &[Tensor]) -> Result<Vec<Tensor>> {
         let contrib = tensors.iter().map(Tensor::detach).collect();
-        let world = self.shared.world as f64;
+        let world = self.shared.world;
         self.collective(Op::Mean, contrib, devices_of(tensors), |all| {
-            let n = all[0].len();
-            if let Some((r, c)) = all.iter().enumerate().find(|(_, c)| c.len() != n) {
-                return Err(Error::Invalid(format!(
-                    "all-reduce: rank {r} gave {} tensors, rank 0 {n}",
-                    c.len()
-                )));
-            }
-            let dev = all[0].first().map(|t| t.device().clone());
-            (0..n)
-                .map(|i| {
-                    let dev = dev.as_ref().expect("n > 0");
-                    let mut sum = all[0][i].clone();
-                    for c in &all[1..] {
-                        sum = (sum + c[i].to_device(dev)?)?;
-                    }
-                    Ok((sum / world)?)
-                })
-                .collect()
+            mean_in_rank_order(&all, world)
         })
     }
 
     fn broadcast(&self, tensors: &[Tensor], root: usize) -> Result<Vec<Tensor>> {
-        if root >= self.shared.world {
-            return Err(Error::Invalid(format!(
-                "broadcast from rank {root} in a group of {}",
-                self.shared.world
-            )));
-        }
+        check_root(root, self.shared.world)?;
         // Only the root's tensors are read; copied now, as the root goes on changing its own.
         let contrib = if self.rank == root {
             tensors

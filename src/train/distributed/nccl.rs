@@ -187,12 +187,7 @@ impl Communicator for NcclComm {
     }
 
     fn broadcast(&self, tensors: &[Tensor], root: usize) -> Result<Vec<Tensor>> {
-        if root >= self.world_size() {
-            return Err(Error::Invalid(format!(
-                "broadcast from rank {root} in a group of {}",
-                self.world_size()
-            )));
-        }
+        super::check_root(root, self.world_size())?;
         if on_host(tensors) {
             return self.control.broadcast(tensors, root);
         }

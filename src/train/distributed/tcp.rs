@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use candle_core::{DType, Device, Tensor};
 
-use super::{devices_of, stopped, Communicator};
+use super::{check_root, devices_of, mean_in_rank_order, stopped, Communicator};
 use crate::error::{Error, Result};
 
 /// First bytes of a rank's greeting (protocol name and version).
@@ -265,35 +265,15 @@ impl Communicator for TcpGroup {
 
     fn all_reduce_mean(&self, tensors: &[Tensor]) -> Result<Vec<Tensor>> {
         let contrib = tensors.iter().map(Tensor::detach).collect();
-        let world = self.world as f64;
+        let world = self.world;
+        // Summed in rank order, as InProcessComm does (bit-identical results).
         self.collective(Op::Mean, contrib, devices_of(tensors), |all| {
-            let n = all[0].len();
-            if let Some((r, c)) = all.iter().enumerate().find(|(_, c)| c.len() != n) {
-                return Err(Error::Invalid(format!(
-                    "all-reduce: rank {r} gave {} tensors, rank 0 {n}",
-                    c.len()
-                )));
-            }
-            // Summed in rank order, as InProcessComm does (bit-identical results).
-            (0..n)
-                .map(|i| {
-                    let mut sum = all[0][i].clone();
-                    for c in &all[1..] {
-                        sum = (sum + &c[i])?;
-                    }
-                    Ok((sum / world)?)
-                })
-                .collect()
+            mean_in_rank_order(&all, world)
         })
     }
 
     fn broadcast(&self, tensors: &[Tensor], root: usize) -> Result<Vec<Tensor>> {
-        if root >= self.world {
-            return Err(Error::Invalid(format!(
-                "broadcast from rank {root} in a group of {}",
-                self.world
-            )));
-        }
+        check_root(root, self.world)?;
         let contrib = if self.rank == root {
             tensors.to_vec()
         } else {
