@@ -16,6 +16,8 @@ The object agent (Deep Sets): each of the K slots' features (presence, box, dept
 code ``what``) plus the slot's motion since the last step (its box centre minus the same
 identity's previous one, 0 for a new identity) go through a shared MLP; slots are pooled by
 presence-weighted mean and by max; an MLP head gives the policy and the value.
+``--set-encoder attention`` puts self-attention layers over the slots (keys weighted by
+presence) between the shared MLP and the pooling, so each slot's code can depend on the others.
 
 Writes ``runs/<env>__<obs>__<seed>__<time>/episodes.csv`` (global_step, return, length) and
 ``summary.json`` (or into ``--run-dir``); ``python/examples/plot_ppo.py`` draws the learning
@@ -81,6 +83,11 @@ def parse_args(argv=None):
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--episodic-life", type=int, default=1, help="a life loss ends the episode for GAE")
     p.add_argument("--hidden", type=int, default=256, help="objects: width of the slot MLP")
+    p.add_argument("--set-encoder", choices=["deepsets", "attention"], default="deepsets",
+                   help="objects: how the slots are combined (deepsets: pooled alone; attention: "
+                        "self-attention layers over the slots before the pooling)")
+    p.add_argument("--attention-layers", type=int, default=2, help="objects, attention: layers")
+    p.add_argument("--attention-heads", type=int, default=4, help="objects, attention: heads")
     p.add_argument("--out", default="runs", help="parent folder of the run directory")
     p.add_argument("--run-dir", default=None, help="the run directory (default: OUT/<env>__<obs>__<seed>__<time>)")
     p.add_argument("--save-every", type=int, default=0, help="write checkpoint.pt every N updates (0: only at --stop-after)")
@@ -189,6 +196,45 @@ class ObjectAgent(nn.Module):
         return action, probs.log_prob(action), probs.entropy(), self.critic(h)
 
 
+class SlotAttentionBlock(nn.Module):
+    """Pre-norm transformer layer over the slots; keys weighted by presence (log-presence added
+    to the attention logits, so absent slots are all but ignored and no slot set is empty)."""
+
+    def __init__(self, width: int, heads: int):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(width)
+        self.attn = nn.MultiheadAttention(width, heads, batch_first=True)
+        self.norm2 = nn.LayerNorm(width)
+        self.mlp = nn.Sequential(nn.Linear(width, 2 * width), nn.ReLU(), nn.Linear(2 * width, width))
+
+    def forward(self, h, log_pres):
+        # h: (B, K, H); log_pres: (B, K) added to the logits of every query's keys
+        x = self.norm1(h)
+        h = h + self.attn(x, x, x, key_padding_mask=log_pres, need_weights=False)[0]
+        return h + self.mlp(self.norm2(h))
+
+
+class AttentionObjectAgent(ObjectAgent):
+    """``ObjectAgent`` with self-attention over the slots between the slot MLP and the pooling:
+    each slot's code can depend on the others (where the aliens are relative to the player),
+    which pooling alone loses."""
+
+    def __init__(self, slot_dim: int, n_actions: int, hidden: int, layers: int, heads: int):
+        super().__init__(slot_dim, n_actions, hidden)
+        self.blocks = nn.ModuleList(SlotAttentionBlock(hidden, heads) for _ in range(layers))
+
+    def hidden(self, x):
+        # x: (B, K, slot_dim), column 0 = presence
+        pres = x[..., :1]
+        log_pres = pres[..., 0].clamp(min=1e-4).log()  # (B, K)
+        h = self.slot(x)  # (B, K, H)
+        for block in self.blocks:
+            h = block(h, log_pres)
+        h = h * pres
+        mean = h.sum(1) / pres.sum(1).clamp(min=1.0)
+        return self.head(torch.cat([mean, h.max(1).values], -1))
+
+
 class PixelObs:
     """(N, H, W, 3) uint8 frames -> (N, 4, 84, 84) grey stacks (area resize, on the device)."""
 
@@ -237,7 +283,10 @@ def main(argv=None):
         if path.exists():
             ckpt = torch.load(path, map_location="cpu", weights_only=False)
             given = vars(args)
-            args = argparse.Namespace(**{**ckpt["args"], **{k: given[k] for k in RESUMABLE}})
+            # Flags added since the checkpoint was written take their defaults (the behaviour
+            # it was trained with).
+            defaults = vars(parse_args([]))
+            args = argparse.Namespace(**{**defaults, **ckpt["args"], **{k: given[k] for k in RESUMABLE}})
         else:
             print(f"--resume: no {path} yet, starting the run", flush=True)
     batch_size = args.num_envs * args.num_steps
@@ -274,7 +323,11 @@ def main(argv=None):
     n_actions = envs.single_action_space.n
     if args.obs == "objects":
         k, d = envs.single_observation_space["features"].shape
-        agent = ObjectAgent(d + 2, n_actions, args.hidden).to(device)
+        if args.set_encoder == "attention":
+            agent = AttentionObjectAgent(d + 2, n_actions, args.hidden, args.attention_layers,
+                                         args.attention_heads).to(device)
+        else:
+            agent = ObjectAgent(d + 2, n_actions, args.hidden).to(device)
         prep = ObjectObs(device)
         obs_shape = (k, d + 2)
     else:
