@@ -42,7 +42,11 @@
 # call with RESUME_FROM=python/kit/resume (carry python/kit: ~40 MiB with all four). The status table at the end: agent steps, finished,
 # mean return of the last 100 games, steps/s.
 #
-# Expected time (an estimate, not a measurement: nothing of this has run on a GPU yet). Stage
+# Measured (session 39, one H200, 16 cores, benches/results/ppo_objects_vs_pixels.md): all four
+# runs at once with NUM_ENVS=64 NUM_STEPS=16: objects 1,380 agent steps/s each, pixels 1,860:
+# the pixel runs' 2M steps take ~18 min, the object runs' ~24 min (three device calls with the
+# bench; a 30-minute session holds ~1.57M object steps after the Python bench).
+# The estimate made before that run (kept for its stage costs): Stage
 # costs on the H200 (benches/results/observe_pipeline.md): the encoder with its host round trip
 # 29.6 ms a step at 256 envs, and at small batches bound by kernel launches (cuda_bench.md, H100:
 # 3.9 ms at batch 1, 4.9 at 16, 6.0 at 64 without the round trip), so ~6-10 ms at 8 envs and
