@@ -576,6 +576,7 @@ pub fn pretrain(opts: PretrainOptions) -> Result<Outcome> {
     let atari = base.env.is_atari();
     let recipe = &opts.recipe;
     recipe.check_env(atari, &base.env.id)?;
+    recipe.check_stages(&base, &opts.env)?;
     let recipe_text = toml::to_string(recipe)
         .map_err(|e| Error::Invalid(format!("cannot serialise the recipe: {e}")))?;
     let state_path = out.join(STATE_FILE);

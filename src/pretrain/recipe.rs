@@ -445,10 +445,59 @@ impl Recipe {
             lay("train", t);
         }
         lay("model", extra_model);
+        one_env_per_stream(&mut table);
         let merged = toml::to_string(&table)
             .map_err(|e| Error::Invalid(format!("cannot write the merged experiment: {e}")))?;
         ExperimentConfig::from_toml(&merged, &format!("env `{}` under the recipe", base.env.id))
     }
+}
+
+impl Recipe {
+    /// Every stage's experiment on `base` (the seeds', each phase's, each tail's over the last
+    /// phase), checked as its run will check it, so that a recipe that cannot run on this env
+    /// fails before any training rather than after its first stages. The knobs derived during
+    /// the run (e.g. `max_width`) are not known yet and not checked.
+    pub fn check_stages(&self, base: &ExperimentConfig, env: &str) -> Result<()> {
+        let none = toml::Table::new();
+        let mut stages: Vec<(String, Vec<(&toml::Table, &toml::Table)>)> =
+            vec![("the seeds' stage".into(), Vec::new())];
+        for p in &self.phases {
+            stages.push((format!("phase `{}`", p.name), vec![(&p.model, &p.train)]));
+        }
+        let last = self.phases.last().map(|p| (&p.model, &p.train));
+        for t in &self.tails {
+            let layers = last.into_iter().chain([(&t.model, &t.train)]).collect();
+            stages.push((format!("tail `{}`", t.name), layers));
+        }
+        for (stage, layers) in stages {
+            self.experiment(base, &layers, &none)
+                .and_then(|exp| exp.run_config(env))
+                .map_err(|e| {
+                    Error::Invalid(format!(
+                        "the recipe's {stage} cannot run on env `{env}`: {e}"
+                    ))
+                })?;
+        }
+        Ok(())
+    }
+}
+
+/// A stage that trains on streams rolls out one env per clip (`train.streams` needs
+/// `rollout_envs >= batch_size`, and more are never used): its `rollout_envs` is set to its
+/// batch size, whatever the env's experiment file or the recipe say, so that one recipe fits
+/// every env's batch size.
+fn one_env_per_stream(table: &mut toml::Table) {
+    let Some(toml::Value::Table(train)) = table.get_mut("train") else {
+        return;
+    };
+    if train.get("streams").and_then(toml::Value::as_bool) != Some(true) {
+        return;
+    }
+    let batch = train
+        .get("batch_size")
+        .and_then(toml::Value::as_integer)
+        .unwrap_or(TrainConfig::default().batch_size as i64);
+    train.insert("rollout_envs".into(), toml::Value::Integer(batch));
 }
 
 /// The recipe's `[model]` / `[train]` overrides at `at`: known keys of valid types, none of the
@@ -645,5 +694,103 @@ mod tests {
         assert_eq!(run.train.n_frames, 4); // the env's own
         assert_eq!(run.model.kl_pres_weight_gradient.propagation, 0.5);
         assert_eq!(run.model.max_width, Some(0.8));
+    }
+
+    /// A recipe with a streams phase (and a tail inheriting it) that sets no `rollout_envs`.
+    fn streams_recipe(extra_train: &str) -> Recipe {
+        Recipe::from_toml(
+            &format!(
+                "{MINIMAL}[[phase]]\nname = \"streams\"\nsteps = 2\n[phase.train]\nstreams = true\n\
+                 {extra_train}[[tail]]\nname = \"t\"\nsteps = 1\n"
+            ),
+            "r",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_streams_stage_rolls_out_one_env_per_clip_of_its_batch() {
+        // The same recipe over envs of different batch sizes (smoke 4, Scattered MNIST 1-12's
+        // condition 64), and over a recipe that sets too few envs for the batch.
+        let mnist =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("conditions/mnist_1_12.toml");
+        for (recipe, env, batch) in [
+            (streams_recipe(""), "smoke", 4),
+            (streams_recipe(""), mnist.to_str().unwrap(), 64),
+            (
+                streams_recipe("rollout_envs = 4\n"),
+                mnist.to_str().unwrap(),
+                64,
+            ),
+        ] {
+            let base = crate::config::load_experiment(env).unwrap();
+            let p = &recipe.phases[0];
+            let none = toml::Table::new();
+            let run = recipe
+                .experiment(&base, &[(&p.model, &p.train)], &none)
+                .unwrap()
+                .run_config("x")
+                .unwrap();
+            assert!(run.train.streams);
+            assert_eq!(run.train.batch_size, batch, "{env}");
+            assert_eq!(run.train.rollout_envs, batch, "{env}");
+            recipe.check_stages(&base, env).unwrap();
+            // A stage without streams keeps the env's own count.
+            let seeds = recipe
+                .experiment(&base, &[], &none)
+                .unwrap()
+                .run_config("x")
+                .unwrap();
+            assert_eq!(
+                seeds.train.rollout_envs,
+                base.run_config("x").unwrap().train.rollout_envs
+            );
+        }
+    }
+
+    #[test]
+    fn a_stage_that_cannot_run_is_refused_before_any_training() {
+        // Values each stage's run would refuse (zero evaluation interval in one tail, frames
+        // beyond the clip budget of a phase) are found by check_stages, the stage named.
+        let base = crate::config::load_experiment("smoke").unwrap();
+        let r = Recipe::from_toml(
+            &format!(
+                "{MINIMAL}[[phase]]\nname = \"a\"\nsteps = 1\n[[tail]]\nname = \"t\"\nsteps = 1\n\
+                 [tail.train]\neval_every = 0\n"
+            ),
+            "r",
+        )
+        .unwrap();
+        let e = r.check_stages(&base, "smoke").unwrap_err().to_string();
+        assert!(e.contains("tail `t`") && e.contains("eval_every"), "{e}");
+        let r = Recipe::from_toml(
+            &format!("{MINIMAL}[[phase]]\nname = \"a\"\nsteps = 1\n[phase.train]\nlog_every = 0\n"),
+            "r",
+        )
+        .unwrap();
+        let e = r.check_stages(&base, "smoke").unwrap_err().to_string();
+        assert!(e.contains("phase `a`") && e.contains("log_every"), "{e}");
+        // The shipped recipes fit every env with a model.
+        for recipe in [
+            Recipe::default_recipe().unwrap(),
+            Recipe::load(Some(std::path::Path::new(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/recipes/smoke.toml"
+            ))))
+            .unwrap(),
+        ] {
+            for env in [
+                "smoke",
+                "scattered_mnist",
+                "scattered_shapes",
+                "space_invaders",
+                "asteroids",
+            ] {
+                let Ok(base) = crate::config::load_experiment(env) else {
+                    continue; // a build without Atari
+                };
+                recipe.check_stages(&base, env).unwrap();
+            }
+        }
     }
 }
