@@ -6,7 +6,7 @@
 use std::sync::Mutex;
 
 use candle_core::{DType, Device};
-use ndarray::{concatenate, Array2, Array3, Array4, ArrayView4, Axis};
+use ndarray::{concatenate, Array2, Array4, ArrayView4, Axis};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::create_exception;
 use pyo3::exceptions::PyRuntimeError;
@@ -209,20 +209,22 @@ fn objects_obs<'py>(
     objects: &ObjectBatch,
     b: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let features: Array3<f32> = objects.features();
     let ids = objects.ids.mapv(|i| i as i64);
     let d = PyDict::new(py);
     match b {
         Some(b) => {
             d.set_item(
                 "features",
-                features.index_axis_move(Axis(0), b).into_pyarray(py),
+                objects
+                    .stream_features(b..b + 1)
+                    .index_axis_move(Axis(0), 0)
+                    .into_pyarray(py),
             )?;
             d.set_item("pres", objects.pres.row(b).to_owned().into_pyarray(py))?;
             d.set_item("ids", ids.index_axis_move(Axis(0), b).into_pyarray(py))?;
         }
         None => {
-            d.set_item("features", features.into_pyarray(py))?;
+            d.set_item("features", objects.features().into_pyarray(py))?;
             d.set_item("pres", objects.pres.clone().into_pyarray(py))?;
             d.set_item("ids", ids.into_pyarray(py))?;
         }

@@ -74,22 +74,47 @@ impl ObjectBatch {
     /// `[pres, y_c/H, x_c/W, h/H, w/W, depth, what…]` (box centre and size as fractions of the
     /// frame, so the features do not depend on the frame size).
     pub fn features(&self) -> Array3<f32> {
-        let (b, k, a) = (self.n_streams(), self.n_slots(), self.n_what());
+        self.stream_features(0..self.n_streams())
+    }
+
+    /// [`Self::features`] of the streams in `streams` alone: `(streams.len(), K, 6 + A)`.
+    pub fn stream_features(&self, streams: std::ops::Range<usize>) -> Array3<f32> {
+        let (k, a) = (self.n_slots(), self.n_what());
+        let b = streams.len();
         let (fh, fw) = (self.frame_hw.0.max(1) as f32, self.frame_hw.1.max(1) as f32);
-        let mut out = Array3::<f32>::zeros((b, k, FIXED_FEATURES + a));
-        for ((bi, ki), &p) in self.pres.indexed_iter() {
-            let bx = self.boxes.slice(s![bi, ki, ..]);
-            let mut row = out.slice_mut(s![bi, ki, ..]);
-            row[0] = p;
+        let d = FIXED_FEATURES + a;
+        // Row by row over contiguous copies (the arrays may have any memory order): one pass of
+        // plain slices, ~3x faster than per-slot `s![..]` views at (256, 128, 70).
+        let range = s![streams.clone(), ..];
+        let pres = self.pres.slice(range);
+        let depth = self.depth.slice(range);
+        let range3 = s![streams, .., ..];
+        let boxes = self.boxes.slice(range3);
+        let what = self.what.slice(range3);
+        let (pres, depth, boxes, what) = (
+            pres.as_standard_layout(),
+            depth.as_standard_layout(),
+            boxes.as_standard_layout(),
+            what.as_standard_layout(),
+        );
+        let (pres, boxes, depth, what) = (
+            pres.as_slice().expect("standard layout"),
+            boxes.as_slice().expect("standard layout"),
+            depth.as_slice().expect("standard layout"),
+            what.as_slice().expect("standard layout"),
+        );
+        let mut out = vec![0f32; b * k * d];
+        for (i, row) in out.chunks_exact_mut(d).enumerate() {
+            let bx = &boxes[4 * i..4 * i + 4];
+            row[0] = pres[i];
             row[1] = (bx[0] + 0.5 + bx[2] / 2.0) / fh;
             row[2] = (bx[1] + 0.5 + bx[3] / 2.0) / fw;
             row[3] = bx[2] / fh;
             row[4] = bx[3] / fw;
-            row[5] = self.depth[[bi, ki]];
-            row.slice_mut(s![FIXED_FEATURES..])
-                .assign(&self.what.slice(s![bi, ki, ..]));
+            row[5] = depth[i];
+            row[FIXED_FEATURES..].copy_from_slice(&what[a * i..a * i + a]);
         }
-        out
+        Array3::from_shape_vec((b, k, d), out).expect("B * K * (6 + A) values")
     }
 
     /// The objects of stream `b` with `pres > threshold`, in slot order.
@@ -142,9 +167,46 @@ mod tests {
         assert_eq!(f.shape(), &[1, 2, 9]);
         let row: Vec<f32> = f.slice(s![0, 1, ..]).to_vec();
         assert_eq!(row, vec![0.9, 0.15, 0.15, 0.1, 0.1, 0.25, 1.5, 1.5, 1.5]);
+        assert_eq!(batch.stream_features(0..1), f);
         let objs = batch.objects(0, 0.5);
         assert_eq!(objs.len(), 1);
         assert_eq!((objs[0].slot, objs[0].id), (1, 7));
         assert_eq!(objs[0].bbox, [9.5, 19.5, 10.0, 20.0]);
+    }
+
+    #[test]
+    fn features_follow_their_definition_whatever_the_memory_order() {
+        use ndarray::ShapeBuilder;
+        let (b, k, a) = (3, 5, 4);
+        let val = |i: usize| ((i * 37 % 101) as f32) / 7.0;
+        let batch = ObjectBatch {
+            pres: Array2::from_shape_fn((b, k), |(i, j)| val(i * k + j) / 20.0),
+            // Column-major boxes and appearance codes: not the standard layout.
+            boxes: Array3::from_shape_fn((b, k, 4).f(), |(i, j, c)| val(i * 50 + j * 4 + c)),
+            depth: Array2::from_shape_fn((b, k), |(i, j)| val(i + j + 3) / 20.0),
+            what: Array3::from_shape_fn((b, k, a).f(), |(i, j, c)| -val(i * 90 + j * 7 + c)),
+            ids: Array2::zeros((b, k)),
+            is_new: Array2::from_elem((b, k), false),
+            frame_hw: (60, 80),
+        };
+        let f = batch.features();
+        assert_eq!(f.shape(), &[b, k, 6 + a]);
+        for i in 0..b {
+            for j in 0..k {
+                let bx = batch.boxes.slice(s![i, j, ..]);
+                let mut want = vec![
+                    batch.pres[[i, j]],
+                    (bx[0] + 0.5 + bx[2] / 2.0) / 60.0,
+                    (bx[1] + 0.5 + bx[3] / 2.0) / 80.0,
+                    bx[2] / 60.0,
+                    bx[3] / 80.0,
+                    batch.depth[[i, j]],
+                ];
+                want.extend(batch.what.slice(s![i, j, ..]).iter());
+                assert_eq!(f.slice(s![i, j, ..]).to_vec(), want, "stream {i} slot {j}");
+            }
+        }
+        assert_eq!(batch.stream_features(1..3), f.slice(s![1..3, .., ..]));
+        assert_eq!(batch.stream_features(2..2).shape(), &[0, k, 6 + a]);
     }
 }
