@@ -450,9 +450,7 @@ impl Recipe {
             .map_err(|e| Error::Invalid(format!("cannot write the merged experiment: {e}")))?;
         ExperimentConfig::from_toml(&merged, &format!("env `{}` under the recipe", base.env.id))
     }
-}
 
-impl Recipe {
     /// Every stage's experiment on `base` (the seeds', each phase's, each tail's over the last
     /// phase), checked as its run will check it, so that a recipe that cannot run on this env
     /// fails before any training rather than after its first stages. The knobs derived during
