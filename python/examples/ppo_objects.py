@@ -178,10 +178,14 @@ class ObjectAgent(nn.Module):
         self.actor = layer_init(nn.Linear(512, n_actions), std=0.01)
         self.critic = layer_init(nn.Linear(512, 1), std=1)
 
+    def slot_codes(self, x):
+        """(B, K, slot_dim) -> (B, K, H): each slot's code, before the pooling."""
+        return self.slot(x)
+
     def hidden(self, x):
         # x: (B, K, slot_dim), column 0 = presence
         pres = x[..., :1]
-        h = self.slot(x) * pres  # (B, K, H)
+        h = self.slot_codes(x) * pres  # (B, K, H)
         mean = h.sum(1) / pres.sum(1).clamp(min=1.0)
         return self.head(torch.cat([mean, h.max(1).values], -1))
 
@@ -223,16 +227,12 @@ class AttentionObjectAgent(ObjectAgent):
         super().__init__(slot_dim, n_actions, hidden)
         self.blocks = nn.ModuleList(SlotAttentionBlock(hidden, heads) for _ in range(layers))
 
-    def hidden(self, x):
-        # x: (B, K, slot_dim), column 0 = presence
-        pres = x[..., :1]
-        log_pres = pres[..., 0].clamp(min=1e-4).log()  # (B, K)
+    def slot_codes(self, x):
+        log_pres = x[..., 0].clamp(min=1e-4).log()  # (B, K)
         h = self.slot(x)  # (B, K, H)
         for block in self.blocks:
             h = block(h, log_pres)
-        h = h * pres
-        mean = h.sum(1) / pres.sum(1).clamp(min=1.0)
-        return self.head(torch.cat([mean, h.max(1).values], -1))
+        return h
 
 
 class PixelObs:
