@@ -1,5 +1,6 @@
 """Learning curves of ppo_objects.py runs: mean episode return against agent steps, one line per
-observation kind (the mean over seeds, their range shaded).
+agent kind (observation, and the set encoder of object runs other than Deep Sets; the mean over
+seeds, their range shaded).
 
     python python/examples/plot_ppo.py runs/space_invaders__* --out assets/ppo_objects_vs_pixels.png
 
@@ -25,13 +26,21 @@ def load(run: Path):
 
 
 def smooth(steps, rets, grid, window):
-    """Mean return of the episodes that ended in the `window` steps before each grid point."""
+    """Mean return of the episodes that ended in the `window` steps before each grid point (none
+    past the run's last episode: a run stopped early ends its line there)."""
     out = np.full(len(grid), np.nan)
+    last = steps.max() if len(steps) else -1
     for j, g in enumerate(grid):
-        m = (steps <= g) & (steps > g - window)
+        m = (steps <= g) & (steps > g - window) & (g <= last + window / 10)
         if m.any():
             out[j] = rets[m].mean()
     return out
+
+
+def kind_of(args: dict) -> str:
+    """A run's line: its observation kind, with the set encoder when it is not the default."""
+    encoder = args.get("set_encoder", "deepsets")
+    return args["obs"] if args["obs"] != "objects" or encoder == "deepsets" else f"objects, {encoder}"
 
 
 def main(argv=None):
@@ -43,9 +52,12 @@ def main(argv=None):
     by_kind = defaultdict(list)
     for run in a.runs:
         args = json.loads((run / "args.json").read_text())
-        by_kind[args["obs"]].append((args["seed"], *load(run)))
+        by_kind[kind_of(args)].append((args["seed"], *load(run)))
+    import warnings
+
     import matplotlib
 
+    warnings.filterwarnings("ignore", "Mean of empty slice|All-NaN", RuntimeWarning)
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

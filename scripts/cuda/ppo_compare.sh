@@ -45,7 +45,8 @@
 # Measured (session 39, one H200, 16 cores, benches/results/ppo_objects_vs_pixels.md): all four
 # runs at once with NUM_ENVS=64 NUM_STEPS=16: objects 1,380 agent steps/s each, pixels 1,860:
 # the pixel runs' 2M steps take ~18 min, the object runs' ~24 min (three device calls with the
-# bench; a 30-minute session holds ~1.57M object steps after the Python bench).
+# bench; a 30-minute session holds ~1.57M object steps after the Python bench). Session 40: two
+# Deep Sets runs beside two EXTRA="--set-encoder attention" runs: 1,117 and 655 agent steps/s.
 # The estimate made before that run (kept for its stage costs): Stage
 # costs on the H200 (benches/results/observe_pipeline.md): the encoder with its host round trip
 # 29.6 ms a step at 256 envs, and at small batches bound by kernel launches (cuda_bench.md, H100:
