@@ -66,6 +66,36 @@ fn learning_rate_ramps_up_after_the_training_wheels_when_asked() {
 }
 
 #[test]
+fn kl_beta_weights_the_kl_terms_of_the_update_not_of_the_log() {
+    // The same first step under β = 1 and β = 0.25: the same forward (the logged terms are the
+    // unweighted ELBO), a different gradient, different weights after.
+    let dev = Device::Cpu;
+    let clip = moving_squares(2, 4, 24, 24, 8);
+    let off = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
+    let step = |beta: f64| {
+        let mut cfg = smoke_cfg();
+        cfg.train.kl_beta = beta;
+        cfg.train.training_wheels_steps = 0;
+        let mut tr = Trainer::new(&cfg, &dev).unwrap();
+        let stats = tr.train_step(&clip, &off).unwrap();
+        let weights: Vec<Vec<f32>> = tr
+            .vars()
+            .iter()
+            .map(|(_, v)| v.flatten_all().unwrap().to_vec1().unwrap())
+            .collect();
+        (stats, weights)
+    };
+    let ((elbo, w_elbo), (beta, w_beta)) = (step(1.0), step(0.25));
+    assert_eq!(
+        elbo.loss, beta.loss,
+        "the logged terms are the unweighted ELBO"
+    );
+    assert!(elbo.loss.prop_kl + elbo.loss.disc_kl + elbo.loss.count_prior_kl > 0.0);
+    assert_ne!(elbo.grad_norm, beta.grad_norm);
+    assert_ne!(w_elbo, w_beta);
+}
+
+#[test]
 fn train_only_updates_the_named_parameters_and_nothing_else() {
     let mut cfg = smoke_cfg();
     cfg.train.train_only = vec!["propagation.pres".into()];

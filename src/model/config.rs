@@ -686,6 +686,13 @@ pub struct TrainConfig {
     /// independent clips); not written to saved configs when false.
     #[serde(skip_serializing_if = "is_zero")]
     pub streams: bool,
+    /// Weight β of every KL term (static, learned-prior, presence and count prior) in the
+    /// training loss `reconstruction + β·KL`; the logged terms and totals stay unweighted.
+    /// Default 1 (the reference's ELBO). Not in the reference: below 1 an object is cheaper
+    /// against the pixels it explains, e.g. objects of a few pixels that the ELBO leaves out
+    /// (`examples/missed_objects.rs`, docs/streams.md). Not written to saved configs when 1.
+    #[serde(skip_serializing_if = "is_one")]
+    pub kl_beta: f64,
 }
 
 /// [`TrainConfig::rollout_envs`]'s default.
@@ -693,6 +700,10 @@ pub const DEFAULT_ROLLOUT_ENVS: usize = 16;
 
 fn is_default_rollout_envs(n: &usize) -> bool {
     *n == DEFAULT_ROLLOUT_ENVS
+}
+
+fn is_one(v: &f64) -> bool {
+    *v == 1.0
 }
 
 fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
@@ -737,6 +748,7 @@ impl Default for TrainConfig {
             val_seed: 0,
             train_only: Vec::new(),
             streams: false,
+            kl_beta: 1.0,
         }
     }
 }
@@ -795,6 +807,7 @@ impl TrainConfig {
         check_positive("lr", self.lr)?;
         check_positive("lr_stage_divisor", self.lr_stage_divisor)?;
         check_positive("max_grad_norm", self.max_grad_norm)?;
+        check_positive("kl_beta", self.kl_beta)?;
         check_positive("count_prior_decay_steps", self.count_prior_decay_steps)?;
         if self.count_prior_initial.is_nan()
             || self.count_prior_final.is_nan()
@@ -944,6 +957,24 @@ mod tests {
         let text = cfg.to_toml().unwrap();
         assert!(text.contains("val_seed = 9"), "{text}");
         assert_eq!(RunConfig::from_toml(&text, "x").unwrap(), cfg);
+    }
+
+    #[test]
+    fn kl_beta_defaults_to_the_elbo_and_is_written_only_when_set() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.train.kl_beta, 1.0);
+        // Configs saved before the key resume unchanged.
+        assert!(!cfg.to_toml().unwrap().contains("kl_beta"));
+        let cfg = RunConfig::from_toml("[train]\nkl_beta = 0.5\n", "x").unwrap();
+        assert_eq!(cfg.train.kl_beta, 0.5);
+        let text = cfg.to_toml().unwrap();
+        assert!(text.contains("kl_beta = 0.5"), "{text}");
+        assert_eq!(RunConfig::from_toml(&text, "x").unwrap(), cfg);
+        for bad in ["0.0", "-0.5", "nan"] {
+            let text = format!("[train]\nkl_beta = {bad}\n");
+            let e = RunConfig::from_toml(&text, "x").unwrap_err().to_string();
+            assert!(e.contains("kl_beta") && e.contains("> 0"), "{e}");
+        }
     }
 
     #[test]

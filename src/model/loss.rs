@@ -184,6 +184,23 @@ impl LossTerms {
             .add(&self.count_prior_kl)
     }
 
+    /// Training loss `reconstruction + β·(every KL term)` ([`TrainConfig::kl_beta`]): equal
+    /// to [`LossTerms::total`] at β = 1 (the reference's ELBO).
+    ///
+    /// [`TrainConfig::kl_beta`]: crate::model::TrainConfig::kl_beta
+    pub fn total_with_kl_beta(&self, beta: f64) -> Result<Tensor> {
+        if beta == 1.0 {
+            return self.total();
+        }
+        let kl = self
+            .prop_kl
+            .add(&self.disc_kl)?
+            .add(&self.learned_kl)?
+            .add(&self.learned_pres_kl)?
+            .add(&self.count_prior_kl)?;
+        self.reconstruction.add(&kl.affine(beta, 0.0)?)
+    }
+
     /// Elementwise sum of two sets of terms (accumulating over frames).
     pub fn add(&self, o: &LossTerms) -> Result<LossTerms> {
         Ok(LossTerms {
@@ -277,6 +294,40 @@ mod tests {
         let json = serde_json::to_value(l).unwrap();
         for (name, v) in t {
             assert_eq!(json[name].as_f64(), Some(v), "{name}");
+        }
+    }
+
+    #[test]
+    fn kl_beta_scales_every_kl_term_and_its_gradient() {
+        let dev = Device::Cpu;
+        let vars: Vec<candle_core::Var> = [3.0f64, 1.0, 2.0, 4.0, 0.5, 0.25]
+            .iter()
+            .map(|&v| candle_core::Var::new(v, &dev).unwrap())
+            .collect();
+        let t = |i: usize| vars[i].as_tensor().clone();
+        let terms = LossTerms {
+            reconstruction: t(0),
+            prop_kl: t(1),
+            disc_kl: t(2),
+            learned_kl: t(3),
+            learned_pres_kl: t(4),
+            count_prior_kl: t(5),
+        };
+        let value = |x: &Tensor| x.to_scalar::<f64>().unwrap();
+        assert_eq!(value(&terms.total_with_kl_beta(1.0).unwrap()), 10.75);
+        for beta in [0.5, 0.1, 2.0] {
+            let loss = terms.total_with_kl_beta(beta).unwrap();
+            // 3 + β·(1 + 2 + 4 + 0.5 + 0.25)
+            assert!(
+                (value(&loss) - (3.0 + beta * 7.75)).abs() < 1e-12,
+                "β {beta}"
+            );
+            let grads = loss.backward().unwrap();
+            let g = |i: usize| value(grads.get(vars[i].as_tensor()).unwrap());
+            assert_eq!(g(0), 1.0, "the reconstruction is not weighted");
+            for i in 1..6 {
+                assert!((g(i) - beta).abs() < 1e-12, "KL term {i}, β {beta}");
+            }
         }
     }
 

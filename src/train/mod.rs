@@ -395,7 +395,7 @@ impl Trainer {
             }
             _ => None,
         };
-        let total = out.losses.total()?;
+        let total = out.losses.total_with_kl_beta(self.cfg.train.kl_beta)?;
         let mut loss = out.losses.breakdown()?;
         if replica.is_none() && !loss.total.is_finite() {
             return Err(Error::Invalid(format!(
