@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example missed_objects -- \
-//!     --env envs/space_invaders.toml --checkpoint models/space_invaders --clips 32 --seed 7900000
+//!     --env space_invaders --checkpoint models/space_invaders --clips 32 --seed 7900000
 //! ```
 //!
 //! Runs the encoder with its reconstruction on fresh labelled 8-frame clips and sorts every
@@ -20,7 +20,7 @@
 
 use candle_core::{Device, Tensor};
 use clap::Parser;
-use silot::config::ExperimentConfig;
+use silot::config::load_experiment;
 use silot::env::{Frame, GtObject};
 use silot::eval_protocol::{eval_clips, paper_protocol};
 use silot::model::{coords_to_pixel_space, PixelBox, StepCtx};
@@ -29,9 +29,9 @@ use std::path::PathBuf;
 
 #[derive(Parser)]
 struct Args {
-    /// Experiment file of the env (as `silot eval --env`).
+    /// Env id or experiment TOML (as `silot eval --env`).
     #[arg(long)]
-    env: PathBuf,
+    env: String,
     /// Run or checkpoint directory of the trained model.
     #[arg(long)]
     checkpoint: PathBuf,
@@ -111,11 +111,7 @@ fn ink_and_residual(frame: &Frame, recon: &[Vec<Vec<f32>>], g: &GtObject) -> (f6
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let text = std::fs::read_to_string(&args.env)?;
-    let cfg = paper_protocol(ExperimentConfig::from_toml(
-        &text,
-        &args.env.display().to_string(),
-    )?);
+    let cfg = paper_protocol(load_experiment(&args.env)?);
     let trained = load_trained(&args.checkpoint, &Device::Cpu)?;
     let k = trained.cfg.model.eval_objects();
     let anchor = trained.cfg.model.anchor;

@@ -190,6 +190,7 @@ impl LossTerms {
     /// [`TrainConfig::kl_beta`]: crate::model::TrainConfig::kl_beta
     pub fn total_with_kl_beta(&self, beta: f64) -> Result<Tensor> {
         if beta == 1.0 {
+            // The same sum in the same order as before the key: β = 1 runs stay bit-identical.
             return self.total();
         }
         let kl = self
