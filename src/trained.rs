@@ -204,6 +204,13 @@ impl SilotTracker {
         self.cfg.model.eval_presence_carry = carry;
     }
 
+    /// Sample the latents (`true`) or take their means at evaluation (the model config's
+    /// `eval_noisy` otherwise).
+    pub fn set_eval_noisy(&mut self, noisy: bool) {
+        self.model.set_eval_noisy(noisy);
+        self.cfg.model.eval_noisy = noisy;
+    }
+
     /// The env the model was trained on, as its checkpoint records it (`None`: unknown).
     pub fn trained_env(&self) -> Option<&EnvRecord> {
         self.env.as_ref()

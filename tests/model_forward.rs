@@ -321,3 +321,32 @@ fn kl_presence_weights_pass_gradient_as_configured() {
         }
     }
 }
+
+#[test]
+fn eval_noisy_samples_the_latents_and_its_setter_turns_that_off() {
+    let mut cfg = smoke_cfg();
+    cfg.model.eval_noisy = true;
+    let dev = Device::Cpu;
+    let (_vm, mut model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
+    let clip = moving_squares(2, 3, 24, 24, 7);
+    let boxes = |model: &Silot, seed: u64| {
+        let st = model.initial_state(2, 4, None, &dev).unwrap();
+        let out = model
+            .run_clip(&clip, st, &mut StepCtx::encode(seed), None)
+            .unwrap();
+        let v: Vec<f32> = out.objects[2]
+            .where_
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        v
+    };
+    // Sampled: the noise seed moves the boxes; same seed, same boxes.
+    assert_ne!(boxes(&model, 0), boxes(&model, 1));
+    assert_eq!(boxes(&model, 0), boxes(&model, 0));
+    // Means: the boxes no longer depend on the seed.
+    model.set_eval_noisy(false);
+    assert!(!model.config().eval_noisy);
+    assert_eq!(boxes(&model, 0), boxes(&model, 1));
+}

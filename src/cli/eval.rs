@@ -49,6 +49,11 @@ pub struct TrackerArgs {
     /// `eval_presence_carry`.
     #[arg(long, value_enum)]
     pub presence_carry: Option<PresenceCarryArg>,
+    /// How a SILOT model's latents are drawn at evaluation: `sampled` from the posterior (the
+    /// paper's Scattered MNIST evaluation) or `mean`. Default: the checkpoint config's
+    /// `eval_noisy` (sampled for Scattered MNIST, means for the others).
+    #[arg(long, value_enum)]
+    pub latents: Option<LatentsArg>,
     /// Score the run's best validation checkpoint (`best/`) instead of its latest complete one
     /// (`checkpoint/`, the default).
     #[arg(long)]
@@ -85,6 +90,22 @@ impl From<PresenceCarryArg> for PresenceCarry {
             PresenceCarryArg::Product => PresenceCarry::Product,
             PresenceCarryArg::Binary => PresenceCarry::Binary,
         }
+    }
+}
+
+/// `--latents` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LatentsArg {
+    /// Drawn from the posterior (`eval_noisy = true`).
+    Sampled,
+    /// The posterior means (`eval_noisy = false`).
+    Mean,
+}
+
+impl LatentsArg {
+    /// The `eval_noisy` value it stands for.
+    pub fn noisy(self) -> bool {
+        self == LatentsArg::Sampled
     }
 }
 
@@ -187,10 +208,14 @@ fn load_silot(
     if let Some(c) = t.presence_carry {
         tracker.set_presence_carry(c.into());
     }
+    if let Some(l) = t.latents {
+        tracker.set_eval_noisy(l.noisy());
+    }
     let (path, step) = tracker.checkpoint();
     let checkpoint = ReportCheckpoint {
         path: path.display().to_string(),
         step,
+        sampled_latents: Some(tracker.config().model.eval_noisy),
     };
     Ok((tracker, checkpoint))
 }
@@ -373,15 +398,20 @@ pub fn load_encoder(
         t.allow_env_mismatch,
         &trained.checkpoint,
     )?;
+    let sampled_latents = t
+        .latents
+        .map_or(trained.cfg.model.eval_noisy, LatentsArg::noisy);
     let checkpoint = ReportCheckpoint {
         path: trained.checkpoint.display().to_string(),
         step: trained.step,
+        sampled_latents: Some(sampled_latents),
     };
     let mut encoder =
         ObjectEncoder::from_model(trained.model, trained.varmap, trained.cfg, &device, seed);
     if let Some(c) = t.presence_carry {
         encoder.set_presence_carry(c.into());
     }
+    encoder.set_eval_noisy(sampled_latents);
     Ok((encoder, checkpoint))
 }
 

@@ -11,7 +11,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::device::InferenceDeviceFlags;
-use super::eval::PresenceCarryArg;
+use super::eval::{LatentsArg, PresenceCarryArg};
 use crate::config::EnvSection;
 use crate::env::Frame;
 use crate::eval_protocol::paper_protocol;
@@ -59,6 +59,10 @@ pub struct ObserveArgs {
     /// default: the checkpoint config's `eval_presence_carry`).
     #[arg(long, value_enum)]
     pub presence_carry: Option<PresenceCarryArg>,
+    /// How the model's latents are drawn: `sampled` from the posterior or `mean` (default: the
+    /// checkpoint config's `eval_noisy`; sampled for Scattered MNIST, as the paper evaluated it).
+    #[arg(long, value_enum)]
+    pub latents: Option<LatentsArg>,
     /// Run the model although its checkpoint records another env (id, Atari preset or frame
     /// size) than `--env`: refused by default.
     #[arg(long)]
@@ -271,6 +275,9 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
         let mut encoder = ObjectEncoder::load(&run_dir, &device, a.seed)?;
         if let Some(c) = a.presence_carry {
             encoder.set_presence_carry(c.into());
+        }
+        if let Some(l) = a.latents {
+            encoder.set_eval_noisy(l.noisy());
         }
         if a.allow_env_mismatch {
             encoder.allow_env_mismatch();

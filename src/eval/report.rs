@@ -160,6 +160,10 @@ pub struct ReportCheckpoint {
     pub path: String,
     /// The training step it was saved at.
     pub step: u64,
+    /// Whether the latents were sampled (`--latents sampled`, the config's `eval_noisy`) or
+    /// taken at their means; absent in reports written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled_latents: Option<bool>,
 }
 
 /// Longest clips whose per-frame-index counts the table prints (longer ones: JSON only).

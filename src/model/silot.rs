@@ -201,6 +201,12 @@ impl Silot {
         self.cfg.eval_presence_carry = carry;
     }
 
+    /// Sample the latents at evaluation (`true`, as the reference evaluates Scattered MNIST) or
+    /// take their means (an inference setting, the config's `eval_noisy` otherwise).
+    pub fn set_eval_noisy(&mut self, noisy: bool) {
+        self.cfg.eval_noisy = noisy;
+    }
+
     /// The config the model was built with.
     pub fn config(&self) -> &ModelConfig {
         &self.cfg

@@ -128,6 +128,13 @@ impl ObjectEncoder {
         self.cfg.model.eval_presence_carry = carry;
     }
 
+    /// Sample the latents (`true`) or take their means (the model config's `eval_noisy`
+    /// otherwise).
+    pub fn set_eval_noisy(&mut self, noisy: bool) {
+        self.model.set_eval_noisy(noisy);
+        self.cfg.model.eval_noisy = noisy;
+    }
+
     /// Object slots per stream `K`.
     pub fn n_slots(&self) -> usize {
         self.cfg.model.eval_objects()
