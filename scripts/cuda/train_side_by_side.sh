@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# One device call of `silot train` runs side by side on one GPU, each resumable across calls on
+# machines that do not outlive a call: every run directory comes back through $OUT at the end,
+# and a later call on a fresh machine restores it from what the caller carries.
+#
+#   LIMIT=500 bash scripts/cuda/train_side_by_side.sh NAME=CONFIG[=TARBALL] [...]
+#
+# NAME: the run directory's name (/tmp/r/NAME on the device; $OUT/NAME.tar.xz.* back, split in
+#   15-MB parts); CONFIG: an experiment file or env id for `silot train --config`; TARBALL: a
+#   .tar.xz in the tree whose top folder is NAME (e.g. a run kept under benches/results/).
+# Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
+#   parts a previous call brought back, carried; default runs/back), then TARBALL; else the run
+#   starts from scratch.
+# WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (evaluation only: a run
+#   brought back so cannot be resumed). The whole tree plus carry must stay under the device's
+#   64 MiB: a run with Adam is ~3x its weights.
+# Needs ship/ (scripts/cuda/pack.sh) carried; run with `run ... carry ["ship", "runs"]`.
+set -u
+cd "$(dirname "$0")/../.."
+LIMIT=${LIMIT:-500}
+RESTORE_DIR=${RESTORE_DIR:-runs/back}
+OUT=${OUT:?set by the device machine}
+bash ship/run.sh true
+export PATH=/tmp/silot-ship/bin:$PATH
+mkdir -p /tmp/r "$OUT/logs"
+t0=$(date +%s)
+pids=""
+for spec in "$@"; do
+  IFS== read -r name config tarball <<<"$spec"
+  if [ ! -d "/tmp/r/$name" ]; then
+    if ls "$RESTORE_DIR/$name.tar.xz."* >/dev/null 2>&1; then
+      cat "$RESTORE_DIR/$name.tar.xz."* | xz -dc | tar -C /tmp/r -xf - && echo "$name: restored from parts"
+    elif [ -n "$tarball" ]; then
+      tar -C /tmp/r -xJf "$tarball" && echo "$name: restored from $tarball"
+    fi
+  fi
+  (
+    silot train --config "$config" --out "/tmp/r/$name" --device cuda --time-limit "$LIMIT"
+    echo "$name: rc=$? at $(($(date +%s) - t0)) s"
+  ) >"/tmp/r/$name.log" 2>&1 &
+  pids="$pids $!"
+done
+# shellcheck disable=SC2086
+wait $pids
+for spec in "$@"; do
+  name=${spec%%=*}
+  cp "/tmp/r/$name.log" "$OUT/logs/"
+  [ -d "/tmp/r/$name/checkpoint" ] || { echo "$name: no checkpoint"; continue; }
+  files="$name/config.toml $name/metrics.jsonl $name/checkpoint"
+  if [[ " ${WEIGHTS_ONLY:-} " == *" $name "* ]]; then
+    files="$name/config.toml $name/metrics.jsonl"
+    for f in weights.safetensors config.toml state.json; do files="$files $name/checkpoint/$f"; done
+  fi
+  # shellcheck disable=SC2086
+  tar -C /tmp/r -cf - $files | xz -T0 -3 | split -b 15M - "$OUT/$name.tar.xz."
+  tail -n 2 "/tmp/r/$name.log"
+done
+du -sh "$OUT"
+echo "end at $(($(date +%s) - t0)) s"
