@@ -101,13 +101,17 @@ const MARGIN_R: u32 = 16;
 const MARGIN_T: u32 = 52;
 const MARGIN_B: u32 = 34;
 const INSET: u32 = 6;
-const PALETTE: [[u8; 3]; 6] = [
+/// Matplotlib's `tab10` without its grey (black is ConnComp's): nine lines before a colour repeats.
+const PALETTE: [[u8; 3]; 9] = [
     [31, 119, 180],
     [255, 127, 14],
     [44, 160, 44],
     [214, 39, 40],
     [148, 103, 189],
     [140, 86, 75],
+    [227, 119, 194],
+    [188, 189, 34],
+    [23, 190, 207],
 ];
 
 /// One panel: a title and its series, each `(label, kind, key path)` (`kind`: `"train"` or
