@@ -43,7 +43,7 @@ done
 # shellcheck disable=SC2086
 wait $pids
 for spec in "$@"; do
-  name=${spec%%=*}
+  IFS== read -r name _ <<<"$spec"
   cp "/tmp/r/$name.log" "$OUT/logs/"
   [ -d "/tmp/r/$name/checkpoint" ] || { echo "$name: no checkpoint"; continue; }
   files="$name/config.toml $name/metrics.jsonl $name/checkpoint"

@@ -398,20 +398,20 @@ pub fn load_encoder(
         t.allow_env_mismatch,
         &trained.checkpoint,
     )?;
-    let sampled_latents = t
-        .latents
-        .map_or(trained.cfg.model.eval_noisy, LatentsArg::noisy);
-    let checkpoint = ReportCheckpoint {
-        path: trained.checkpoint.display().to_string(),
-        step: trained.step,
-        sampled_latents: Some(sampled_latents),
-    };
+    let (path, step) = (trained.checkpoint.display().to_string(), trained.step);
     let mut encoder =
         ObjectEncoder::from_model(trained.model, trained.varmap, trained.cfg, &device, seed);
     if let Some(c) = t.presence_carry {
         encoder.set_presence_carry(c.into());
     }
-    encoder.set_eval_noisy(sampled_latents);
+    if let Some(l) = t.latents {
+        encoder.set_eval_noisy(l.noisy());
+    }
+    let checkpoint = ReportCheckpoint {
+        path,
+        step,
+        sampled_latents: Some(encoder.config().model.eval_noisy),
+    };
     Ok((encoder, checkpoint))
 }
 
