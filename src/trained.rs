@@ -228,16 +228,58 @@ impl Tracker for SilotTracker {
     }
 
     fn track_clip(&mut self, frames: &[Frame]) -> Result<Vec<Vec<TrackedObject>>> {
+        ModelTracker::new(&self.model, &self.device, self.seed)
+            .prior_from(self.prior_from)
+            .track_clip(frames)
+    }
+}
+
+/// A model in memory (e.g. the trainer's, during validation) as a [`Tracker`], exactly as
+/// [`SilotTracker`] runs a loaded one: one clip at a time, `n_objects_eval` slots, pure encoding
+/// with the noise of `seed` (the same for every clip), optionally in prior mode
+/// ([`SilotTracker::set_prior_from`]; the caller checks the model has a learned prior).
+pub struct ModelTracker<'a> {
+    model: &'a Silot,
+    device: &'a Device,
+    seed: u64,
+    prior_from: Option<usize>,
+}
+
+impl<'a> ModelTracker<'a> {
+    /// `model` (its parameters on `device`) tracking with the noise of `seed`, posterior only.
+    pub fn new(model: &'a Silot, device: &'a Device, seed: u64) -> Self {
+        Self {
+            model,
+            device,
+            seed,
+            prior_from: None,
+        }
+    }
+
+    /// Track in prior mode from frame `t` (`None`: the posterior throughout).
+    pub fn prior_from(mut self, t: Option<usize>) -> Self {
+        self.prior_from = t;
+        self
+    }
+}
+
+impl Tracker for ModelTracker<'_> {
+    fn name(&self) -> &str {
+        "silot"
+    }
+
+    fn track_clip(&mut self, frames: &[Frame]) -> Result<Vec<Vec<TrackedObject>>> {
         if frames.is_empty() {
             return Ok(Vec::new());
         }
-        let x = clip_tensor(frames, &self.device)?; // (1, T, 3, H, W)
-        let k = self.cfg.model.eval_objects();
-        let state = self.model.initial_state(1, k, None, &self.device)?;
+        let x = clip_tensor(frames, self.device)?; // (1, T, 3, H, W)
+        let cfg = self.model.config();
+        let k = cfg.eval_objects();
+        let state = self.model.initial_state(1, k, None, self.device)?;
         let mut ctx = StepCtx::encode(self.seed);
         ctx.prior_start = self.prior_from;
         let out = self.model.run_clip(&x, state, &mut ctx, None)?;
-        let anchor = self.cfg.model.anchor;
+        let anchor = cfg.anchor;
         out.objects
             .iter()
             .map(|objs| {
