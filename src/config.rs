@@ -101,7 +101,46 @@ impl ExperimentConfig {
             path: origin.into(),
             msg: e.to_string(),
         })?;
+        self.check_stop_criterion(&run.train, origin)?;
         Ok(run)
+    }
+
+    /// Whether the env's clips come with exact ground truth (the synthetic envs), which the
+    /// `mota` stopping criterion needs.
+    pub fn has_exact_ground_truth(&self) -> bool {
+        self.env.scattered_mnist.is_some() || self.env.scattered_shapes.is_some()
+    }
+
+    /// `train`'s stopping criterion can run on this env: `mota` needs exact ground truth
+    /// ([`Self::require_ground_truth`]).
+    pub fn check_stop_criterion(
+        &self,
+        train: &crate::model::config::TrainConfig,
+        origin: &str,
+    ) -> Result<()> {
+        if train.stop_criterion == crate::model::config::StopCriterion::Mota {
+            self.require_ground_truth(origin)?;
+        }
+        Ok(())
+    }
+
+    /// An error naming the env and the fix (`origin` names the file) unless the env has exact
+    /// ground truth ([`Self::has_exact_ground_truth`]), as the `mota` stopping criterion needs.
+    pub fn require_ground_truth(&self, origin: &str) -> Result<()> {
+        if self.has_exact_ground_truth() {
+            return Ok(());
+        }
+        Err(Error::Config {
+            path: origin.into(),
+            msg: format!(
+                "[train] stop_criterion = \"mota\" scores validation clips against exact ground \
+                 truth, which only the synthetic envs (Scattered MNIST, Scattered Shapes) have; \
+                 env `{}` has none (Atari boxes are ConnComp labels, which training may not \
+                 read). Use stop_criterion = \"reconstruction_loss\" (the reference's Atari \
+                 criterion)",
+                self.env.id
+            ),
+        })
     }
 
     /// Load a TOML file from disk. A file may start from another with a top-level

@@ -66,6 +66,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "baseline", "config", "data", "env", "error", "seed", "track", "util",
         ],
     ),
+    // The trainer; its `mota` validation scores the model as `silot eval` does (the evaluation
+    // protocol's labelled clips, the trained-model tracker).
     (
         "train",
         &[
@@ -75,11 +77,13 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "env",
             "error",
             "eval",
+            "eval_protocol",
             "model",
             "nn",
             "rng",
             "seed",
             "track",
+            "trained",
             "util",
         ],
     ),

@@ -14,6 +14,7 @@ mod model_forward;
 mod model_gradients;
 mod model_train;
 mod model_util;
+mod mota_validation;
 mod pretrain;
 mod shipped_models;
 mod streams;

@@ -496,6 +496,7 @@ impl train::Validator for Plateau {
             loss: Default::default(),
             objects: None,
             full_frame: None,
+            mota: None,
         })
     }
 }

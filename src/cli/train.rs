@@ -13,7 +13,9 @@ use crate::train::distributed::{run_replicas, Communicator};
 use crate::train::source::{
     rank_source_config, rollout_source, ClipSource, DatasetSource, CLIP_GAP, VAL_CLIP_GAP,
 };
-use crate::train::{run_replica, run_with_validator, LossValidator, TrainOptions, TrainSummary};
+use crate::train::{
+    run_replica, run_with_validator, validator_for, BoxedValidator, TrainOptions, TrainSummary,
+};
 
 /// Arguments of `silot train`.
 #[derive(Debug, Args)]
@@ -217,7 +219,7 @@ fn train_one(
     let summary = if a.gpus <= 1 {
         let (mut source, mut validator, env) = sources(a, exp, &cfg)?;
         let opts = options(a, device, progress, env);
-        run_with_validator(&cfg, out, source.as_mut(), &mut validator, opts)?
+        run_with_validator(&cfg, out, source.as_mut(), validator.as_mut(), opts)?
     } else {
         if !device.is_cpu() {
             anyhow::bail!(
@@ -277,7 +279,7 @@ fn train_rank(
             &cfg,
             &a.out,
             source.as_mut(),
-            &mut validator,
+            validator.as_mut(),
             opts,
             comm.as_ref(),
         )?)
@@ -332,13 +334,14 @@ fn summary_line(
     )
 }
 
-/// The training clips, the validator and the env the clips come from: the validation clips from
-/// the validation split (their own envs), or from the dataset's first clips.
+/// The training clips, the validator of `train.stop_criterion` ([`validator_for`]) and the env
+/// the clips come from: the loss-validation clips from the validation split (their own envs), or
+/// from the dataset's first clips; `mota`'s labelled clips from the env's validation split.
 fn sources(
     a: &TrainArgs,
     exp: &ExperimentConfig,
     cfg: &crate::model::config::RunConfig,
-) -> anyhow::Result<(Box<dyn ClipSource>, LossValidator, EnvRecord)> {
+) -> anyhow::Result<(Box<dyn ClipSource>, BoxedValidator, EnvRecord)> {
     let fresh = a.fresh_clips;
     let mut env = EnvRecord::of_spec(&exp.env)?;
     let (mut source, val_source): (Box<dyn ClipSource>, Option<Box<dyn ClipSource>>) = match &a.data
@@ -370,8 +373,8 @@ fn sources(
         ),
     };
     let validator = match val_source {
-        Some(mut v) => LossValidator::from_source(cfg, v.as_mut())?,
-        None => LossValidator::from_source(cfg, source.as_mut())?,
+        Some(mut v) => validator_for(exp, cfg, v.as_mut())?,
+        None => validator_for(exp, cfg, source.as_mut())?,
     };
     Ok((source, validator, env))
 }
@@ -412,7 +415,9 @@ fn train_replicas(
         let (mut source, mut validator, env) = sources(a, exp, &rank_source_config(cfg, world))
             .map_err(|e| crate::Error::Invalid(format!("{e:#}")))?;
         let opts = options(a, candle_core::Device::Cpu, progress && rank == 0, env);
-        run_replica(cfg, out, source.as_mut(), &mut validator, opts, comm)
+        // Rank 0 alone validates (the others' validator is never called) and its decisions
+        // reach the other ranks: one score for all.
+        run_replica(cfg, out, source.as_mut(), validator.as_mut(), opts, comm)
     });
     // On failure, the failed rank's own error, not the others' "stopped: rank R failed".
     let mut summary = None;
@@ -508,7 +513,7 @@ mod tests {
             cfg.train.n_val,
         ) = (2, 2, 4);
         let mut source = rollout_source(&exp, &cfg, Split::Val, VAL_CLIP_GAP, false).unwrap();
-        LossValidator::from_source(&cfg, source.as_mut())
+        crate::train::LossValidator::from_source(&cfg, source.as_mut())
             .unwrap()
             .batches
     }

@@ -553,7 +553,8 @@ impl StageSteps {
     }
 }
 
-/// Criterion for early stopping and best-checkpoint selection.
+/// Criterion for early stopping and best-checkpoint selection (`stop_criterion` in `[train]`:
+/// `"reconstruction_loss"`, the default, `"total_loss"` or `"mota"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum StopCriterion {
@@ -562,6 +563,13 @@ pub enum StopCriterion {
     ReconstructionLoss,
     /// Minimise the validation total loss.
     TotalLoss,
+    /// Maximise validation `MOTA + prior MOTA` on labelled clips (the code's Scattered MNIST and
+    /// Shapes criterion, reference §4.8): `n_val` 8-frame clips of the env's validation split,
+    /// scored as `silot eval` scores them, once with the posterior (all frames) and once with
+    /// the learned prior propagating alone from frame [`TrainConfig::val_prior_from`] (frames
+    /// from there on); the score is `-(mota + prior_mota)`. Needs exact ground truth, so only
+    /// the synthetic envs (an error at load time on Atari), and `learn_prior = true`.
+    Mota,
 }
 
 /// Training schedule, optimiser and bookkeeping (reference §4.6–§4.8).
@@ -621,8 +629,14 @@ pub struct TrainConfig {
     /// [`ObjectStats`]: crate::train::ObjectStats
     #[serde(skip_serializing_if = "is_zero")]
     pub val_full_frames: usize,
-    /// Stopping criterion.
+    /// Stopping criterion ([`StopCriterion`]). Default `"reconstruction_loss"`.
     pub stop_criterion: StopCriterion,
+    /// Under `stop_criterion = "mota"`: the frame `T` from which the prior MOTA runs the learned
+    /// prior alone (frames `0..T` with the posterior, then no frame seen and no discovery; scored
+    /// on frames `T..`), as `silot eval --prior-from T`. In `1..=7` (the clips have 8 frames).
+    /// Default 3, the reference's `prior_start_step` (§8). Not written to saved configs when 3.
+    #[serde(skip_serializing_if = "is_default_val_prior_from")]
+    pub val_prior_from: usize,
     /// Hard cap on total training steps over all stages. Default 1 000 000.
     pub steps: u64,
     /// Write a metrics line every this many steps. Default 100.
@@ -698,6 +712,17 @@ pub struct TrainConfig {
 /// [`TrainConfig::rollout_envs`]'s default.
 pub const DEFAULT_ROLLOUT_ENVS: usize = 16;
 
+/// [`TrainConfig::val_prior_from`]'s default: the reference's `prior_start_step` (§8).
+pub const DEFAULT_VAL_PRIOR_FROM: usize = 3;
+
+/// Frames of the labelled clips of the `mota` criterion (the evaluation clips' length,
+/// `crate::eval_protocol::EVAL_FRAMES`): [`TrainConfig::val_prior_from`] must be below it.
+pub const MOTA_CLIP_FRAMES: usize = 8;
+
+fn is_default_val_prior_from(n: &usize) -> bool {
+    *n == DEFAULT_VAL_PRIOR_FROM
+}
+
 fn is_default_rollout_envs(n: &usize) -> bool {
     *n == DEFAULT_ROLLOUT_ENVS
 }
@@ -731,6 +756,7 @@ impl Default for TrainConfig {
             n_val: 128,
             val_full_frames: 0,
             stop_criterion: StopCriterion::ReconstructionLoss,
+            val_prior_from: DEFAULT_VAL_PRIOR_FROM,
             steps: 1_000_000,
             log_every: 100,
             checkpoint_every: 5000,
@@ -787,6 +813,25 @@ impl TrainConfig {
                      set rollout_envs = {}",
                     self.rollout_envs, self.batch_size, self.batch_size
                 ),
+            ));
+        }
+        if !(1..MOTA_CLIP_FRAMES).contains(&self.val_prior_from) {
+            return Err(bad(
+                "val_prior_from",
+                format!(
+                    "{}: the prior needs at least one posterior frame before it and one frame \
+                     after it of the {MOTA_CLIP_FRAMES}-frame clips; give 1 to {}",
+                    self.val_prior_from,
+                    MOTA_CLIP_FRAMES - 1
+                ),
+            ));
+        }
+        if self.stop_criterion == StopCriterion::Mota && !model.learn_prior {
+            return Err(bad(
+                "stop_criterion",
+                "\"mota\" also scores the learned prior (prior MOTA), but model.learn_prior = \
+                 false; set learn_prior = true or use stop_criterion = \"reconstruction_loss\""
+                    .into(),
             ));
         }
         if let Some(caps) = &self.max_stage_steps {
@@ -974,6 +1019,72 @@ mod tests {
             let text = format!("[train]\nkl_beta = {bad}\n");
             let e = RunConfig::from_toml(&text, "x").unwrap_err().to_string();
             assert!(e.contains("kl_beta") && e.contains("> 0"), "{e}");
+        }
+    }
+
+    #[test]
+    fn stop_criterion_parses_mota_and_rejects_unknown_values() {
+        assert_eq!(
+            RunConfig::default().train.stop_criterion,
+            StopCriterion::ReconstructionLoss
+        );
+        for (text, want) in [
+            ("reconstruction_loss", StopCriterion::ReconstructionLoss),
+            ("total_loss", StopCriterion::TotalLoss),
+            ("mota", StopCriterion::Mota),
+        ] {
+            let cfg = RunConfig::from_toml(&format!("[train]\nstop_criterion = \"{text}\"\n"), "x")
+                .unwrap();
+            assert_eq!(cfg.train.stop_criterion, want);
+            let saved = cfg.to_toml().unwrap();
+            assert!(
+                saved.contains(&format!("stop_criterion = \"{text}\"")),
+                "{saved}"
+            );
+            assert_eq!(RunConfig::from_toml(&saved, "x").unwrap(), cfg);
+        }
+        for bad in ["\"MOTA\"", "\"mota_prior\"", "\"\"", "1"] {
+            let text = format!("[train]\nstop_criterion = {bad}\n");
+            let e = RunConfig::from_toml(&text, "f.toml")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("f.toml") && e.contains("stop_criterion"),
+                "{bad}: {e}"
+            );
+        }
+        // The prior term needs a learned prior.
+        let e = RunConfig::from_toml(
+            "[model]\nlearn_prior = false\n[train]\nstop_criterion = \"mota\"\n",
+            "x",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("learn_prior") && e.contains("reconstruction_loss"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn val_prior_from_defaults_to_the_references_3_and_is_written_only_when_set() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.train.val_prior_from, 3);
+        // Configs saved before the key resume unchanged.
+        assert!(!cfg.to_toml().unwrap().contains("val_prior_from"));
+        let cfg = RunConfig::from_toml(
+            "[train]\nstop_criterion = \"mota\"\nval_prior_from = 5\n",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(cfg.train.val_prior_from, 5);
+        let text = cfg.to_toml().unwrap();
+        assert!(text.contains("val_prior_from = 5"), "{text}");
+        assert_eq!(RunConfig::from_toml(&text, "x").unwrap(), cfg);
+        for bad in [0, 8, 20] {
+            let text = format!("[train]\nval_prior_from = {bad}\n");
+            let e = RunConfig::from_toml(&text, "x").unwrap_err().to_string();
+            assert!(e.contains("val_prior_from") && e.contains("1 to 7"), "{e}");
         }
     }
 

@@ -44,7 +44,7 @@ use crate::train::distributed::{broadcast_bytes, Communicator, SingleProcess};
 use crate::train::source::{
     rank_source_config, rollout_source, ClipSource, CLIP_GAP, VAL_CLIP_GAP,
 };
-use crate::train::{run_replica, LossValidator, Progress, TrainOptions, Trainer, Validator};
+use crate::train::{run_replica, validator_for, LossValidator, Progress, TrainOptions, Trainer};
 
 /// Longest stretch of training between two writes of the state (seconds of device time): what a
 /// kill can lose from the time accounting.
@@ -404,7 +404,9 @@ fn run_job(job: &Job, device: Device, comm: &dyn Communicator) -> Result<(u64, b
     }
     let source_cfg = rank_source_config(&job.cfg, comm.world_size());
     let (mut source, mut val_source) = clip_sources(&job.exp, &source_cfg)?;
-    let mut validator = LossValidator::from_source(&job.cfg, val_source.as_mut())?;
+    // The stopping criterion's validator (`mota` on labelled clips of the synthetic envs); only
+    // rank 0's validates, and its decisions reach the other ranks.
+    let mut validator = validator_for(&job.exp, &job.cfg, val_source.as_mut())?;
     let opts = TrainOptions {
         steps: Some(job.target),
         device,
@@ -421,7 +423,7 @@ fn run_job(job: &Job, device: Device, comm: &dyn Communicator) -> Result<(u64, b
         &job.cfg,
         &job.dir,
         source.as_mut(),
-        &mut validator,
+        validator.as_mut(),
         opts,
         comm,
     )?;
@@ -514,7 +516,8 @@ impl Scorer {
         if let Ok(p) = serde_json::from_value::<Progress>(meta.extra) {
             trainer.progress = p;
         }
-        let v = self.validator.validate(&trainer)?;
+        // Losses and object statistics only: the rule, not the stopping criterion, ranks.
+        let v = self.validator.measure(&trainer)?;
         let objects = v.objects.unwrap_or_default();
         let mota = match &self.mota {
             None => None,

@@ -54,6 +54,14 @@ pub struct MetricsRecord {
     /// Validation lines: the early-stopping score (lower is better).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// Validation lines under `stop_criterion = "mota"`: MOTA of the posterior on the labelled
+    /// validation clips; absent otherwise (and in logs of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mota: Option<f64>,
+    /// Validation lines under `stop_criterion = "mota"`: MOTA of the learned prior alone from
+    /// frame `train.val_prior_from` on (`score = -(mota + prior_mota)`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior_mota: Option<f64>,
     /// Every loss term.
     #[serde(flatten)]
     pub loss: LossBreakdown,
@@ -155,8 +163,31 @@ mod tests {
             full_frame: None,
             streams_continued: None,
             score: Some(3.0),
+            mota: None,
+            prior_mota: None,
             loss: LossBreakdown::default(),
         }
+    }
+
+    #[test]
+    fn mota_values_are_optional_keys_of_val_lines() {
+        let rec = MetricsRecord {
+            score: Some(-1.25),
+            mota: Some(0.75),
+            prior_mota: Some(0.5),
+            ..val_record(None)
+        };
+        let line = serde_json::to_string(&rec).unwrap();
+        assert!(
+            line.contains("\"mota\":0.75") && line.contains("\"prior_mota\":0.5"),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<MetricsRecord>(&line).unwrap(), rec);
+        // Lines without them (loss criteria, logs of older versions) read as None.
+        let old = serde_json::to_string(&val_record(None)).unwrap();
+        assert!(!old.contains("mota"), "{old}");
+        let back: MetricsRecord = serde_json::from_str(&old).unwrap();
+        assert_eq!((back.mota, back.prior_mota), (None, None));
     }
 
     #[test]

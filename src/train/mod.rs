@@ -17,22 +17,28 @@
 //! Validation runs every `eval_every` steps through a [`Validator`]: [`run`] uses
 //! [`LossValidator`] (`n_val` fixed clips scored by the configured
 //! [`StopCriterion`](crate::model::config::StopCriterion), reconstruction or total loss — the
-//! code's Atari criterion). The code's MNIST/Shapes criterion (`MOTA + prior MOTA`) needs ground
-//! truth and the evaluation metrics; it plugs in through [`run_with_validator`].
+//! code's Atari criterion). The code's MNIST/Shapes criterion (`stop_criterion = "mota"`:
+//! `MOTA + prior MOTA` on labelled validation clips) needs ground truth and the evaluation
+//! metrics: [`MotaValidator`], through [`run_with_validator`]; [`validator_for`] builds the
+//! validator a config asks for, as `silot train` and `silot pretrain` do.
 
 pub mod adam;
 pub mod averaging;
 pub mod distributed;
 pub mod metrics_log;
+mod mota;
 mod runner;
 pub mod schedule;
 pub mod source;
 mod validation;
 
 pub use averaging::{average_checkpoints, AveragedInput};
+pub use mota::{mota_val_seed, MotaValidator, MOTA_VAL_SEED_BASE};
 pub use runner::{run, run_replica, run_with_validator, TrainOptions, TrainSummary};
 use validation::ObjectSums;
-pub use validation::{LossValidator, ObjectStats, Validation, Validator};
+pub use validation::{
+    validator_for, BoxedValidator, LossValidator, MotaScores, ObjectStats, Validation, Validator,
+};
 
 use std::path::Path;
 
@@ -504,6 +510,11 @@ impl Trainer {
             total: terms.iter().sum(),
         };
         Ok(())
+    }
+
+    /// The device the model trains on.
+    pub fn device(&self) -> &Device {
+        &self.device
     }
 
     /// Mean loss terms over validation batches (all frames, no dropout, no wheels, the stage's

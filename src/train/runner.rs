@@ -82,7 +82,9 @@ pub struct TrainSummary {
     pub steps_this_run: u64,
 }
 
-/// Train on `source` with the loss-based [`LossValidator`]; see [`run_with_validator`].
+/// Train on `source` with the loss-based [`LossValidator`]; see [`run_with_validator`]. A
+/// config with `stop_criterion = "mota"` is refused (it needs the env's labelled clips: build a
+/// [`super::MotaValidator`] or use [`super::validator_for`], and [`run_with_validator`]).
 pub fn run(
     cfg: &RunConfig,
     out_dir: &Path,
@@ -90,6 +92,14 @@ pub fn run(
     opts: TrainOptions,
 ) -> Result<TrainSummary> {
     cfg.validate()?;
+    if cfg.train.stop_criterion == crate::model::config::StopCriterion::Mota {
+        return Err(Error::Invalid(
+            "stop_criterion = \"mota\" validates on the env's labelled clips, which train::run \
+             does not know: use train::validator_for (or MotaValidator) with \
+             train::run_with_validator"
+                .into(),
+        ));
+    }
     let mut validator = LossValidator::from_source(cfg, source)?;
     run_with_validator(cfg, out_dir, source, &mut validator, opts)
 }
@@ -437,6 +447,8 @@ fn train_record(
         full_frame: None,
         streams_continued: trainer.cfg.train.streams.then_some(stats.streams_continued),
         score: None,
+        mota: None,
+        prior_mota: None,
         loss: stats.loss,
     }
 }
@@ -469,6 +481,8 @@ fn validate_and_judge(
         full_frame: v.full_frame,
         streams_continued: None,
         score: Some(v.score),
+        mota: v.mota.map(|m| m.mota),
+        prior_mota: v.mota.map(|m| m.prior_mota),
         loss: v.loss,
     })?;
     let verdict = trainer.progress.early.observe(p.stage_step, v.score);

@@ -1,6 +1,8 @@
 //! Validation during training: a [`Validator`] scores the model for early stopping and
 //! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses, and it
 //! also reports [`ObjectStats`], label-free statistics of the objects the model finds.
+//! [`super::MotaValidator`] is the label-using one of the synthetic envs
+//! (`stop_criterion = "mota"`); [`validator_for`] builds the one a config asks for.
 
 use candle_core::{DType, Tensor};
 use serde::{Deserialize, Serialize};
@@ -27,13 +29,26 @@ pub struct Validation {
     /// The same on full frames as `silot eval` runs the model, if the validator measures it
     /// ([`crate::model::config::TrainConfig::val_full_frames`]).
     pub full_frame: Option<ObjectStats>,
+    /// MOTA on labelled validation clips, if the validator measures it
+    /// ([`super::MotaValidator`]).
+    pub mota: Option<MotaScores>,
+}
+
+/// What [`super::MotaValidator`] measured on its labelled clips.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MotaScores {
+    /// MOTA of the posterior over all frames.
+    pub mota: f64,
+    /// MOTA of the learned prior alone from frame `val_prior_from` on, over those frames.
+    pub prior_mota: f64,
 }
 
 /// Scores the model during training for early stopping and best-checkpoint selection.
 ///
 /// [`super::run`] uses [`LossValidator`]; the code's MNIST/Shapes criterion (validation `MOTA +
-/// prior-MOTA`, reference §4.8) plugs in through [`super::run_with_validator`] with a validator that
-/// runs the evaluation metrics and returns `-(mota + prior_mota)` as the score.
+/// prior-MOTA`, reference §4.8) is [`super::MotaValidator`], which runs the evaluation metrics
+/// and returns `-(mota + prior_mota)` as the score; [`validator_for`] picks by
+/// `train.stop_criterion`, and [`super::run_with_validator`] takes either.
 pub trait Validator {
     /// Validate the trainer's current model.
     fn validate(&mut self, trainer: &Trainer) -> Result<Validation>;
@@ -72,26 +87,63 @@ impl LossValidator {
     }
 }
 
-impl Validator for LossValidator {
-    fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
+impl LossValidator {
+    /// The loss terms and object statistics on the clips, without a score (what
+    /// [`Validator::validate`] reports besides it): for validators built on this one and for
+    /// scoring checkpoints by other rules.
+    pub fn measure(&self, trainer: &Trainer) -> Result<Validation> {
         let (loss, objects) = trainer.validate_with_objects(&self.batches)?;
         let full_frame = (!self.full_frames.is_empty())
             .then(|| trainer.full_frame_objects(&self.full_frames))
             .transpose()?;
         Ok(Validation {
-            score: criterion(self.criterion, &loss),
+            score: f64::NAN,
             loss,
             objects: Some(objects),
             full_frame,
+            mota: None,
         })
     }
 }
 
-fn criterion(c: StopCriterion, l: &LossBreakdown) -> f64 {
-    match c {
-        StopCriterion::ReconstructionLoss => l.reconstruction,
-        StopCriterion::TotalLoss => l.total,
+impl Validator for LossValidator {
+    /// Scores by the loss `criterion` names; an error for `mota`, which needs labelled clips
+    /// ([`super::MotaValidator`]).
+    fn validate(&mut self, trainer: &Trainer) -> Result<Validation> {
+        let score = |l: &LossBreakdown| match self.criterion {
+            StopCriterion::ReconstructionLoss => Ok(l.reconstruction),
+            StopCriterion::TotalLoss => Ok(l.total),
+            StopCriterion::Mota => Err(crate::error::Error::Invalid(
+                "stop_criterion = \"mota\" needs labelled clips: validate with \
+                 train::MotaValidator (train::validator_for), not the loss validator"
+                    .into(),
+            )),
+        };
+        let v = self.measure(trainer)?;
+        Ok(Validation {
+            score: score(&v.loss)?,
+            ..v
+        })
     }
+}
+
+/// A validator of any kind, as [`validator_for`] returns it.
+pub type BoxedValidator = Box<dyn Validator + Send>;
+
+/// The validator `cfg.train.stop_criterion` asks for on `exp`'s env: a [`LossValidator`] on
+/// `loss_source`'s clips ([`LossValidator::from_source`]), or for `mota` a
+/// [`super::MotaValidator`] (labelled clips of `exp`'s validation split, and the same loss
+/// validator for the losses it logs). What `silot train` and `silot pretrain` validate with.
+pub fn validator_for(
+    exp: &crate::config::ExperimentConfig,
+    cfg: &RunConfig,
+    loss_source: &mut dyn ClipSource,
+) -> Result<BoxedValidator> {
+    let loss = LossValidator::from_source(cfg, loss_source)?;
+    Ok(match cfg.train.stop_criterion {
+        StopCriterion::Mota => Box::new(super::MotaValidator::new(exp, cfg, loss)?),
+        StopCriterion::ReconstructionLoss | StopCriterion::TotalLoss => Box::new(loss),
+    })
 }
 
 /// Label-free statistics of the objects a model finds on the validation clips: how many and how
