@@ -6,7 +6,8 @@
 //! Six panels against the global step: the training loss (total and reconstruction), the KL
 //! terms, the validation loss (early-stopping score), objects per frame, box sizes and
 //! overlapping pairs (the label-free presence statistics of validation lines, on crops and on
-//! full frames). Raw training values are drawn faint with a running mean over them. Drawn with
+//! full frames), and for a run validated by MOTA (`stop_criterion = "mota"`) a seventh: validation
+//! MOTA and prior MOTA (its score, `-(mota + prior_mota)`, then left out of the loss panel). Raw training values are drawn faint with a running mean over them. Drawn with
 //! the `image` crate and a built-in 5×7 font: no plotting library, no font files.
 
 use std::path::{Path, PathBuf};
@@ -95,7 +96,6 @@ pub fn run(a: PlotArgs) -> anyhow::Result<()> {
 const WIDTH: u32 = 1200;
 const PANEL_H: u32 = 300;
 const COLS: u32 = 2;
-const ROWS: u32 = 3;
 const MARGIN_L: u32 = 110;
 const MARGIN_R: u32 = 16;
 const MARGIN_T: u32 = 52;
@@ -121,7 +121,9 @@ struct Panel {
     series: &'static [(&'static str, &'static str, &'static str)],
 }
 
-const PANELS: [Panel; 6] = [
+/// The panels of a run's curves; the last ([`MOTA_PANEL`]) only for runs that log validation
+/// MOTA (`stop_criterion = "mota"`).
+const PANELS: [Panel; 7] = [
     Panel {
         title: "training loss (negative ELBO)",
         series: &[
@@ -174,7 +176,15 @@ const PANELS: [Panel; 6] = [
             ),
         ],
     },
+    Panel {
+        title: "validation MOTA (stop_criterion = mota)",
+        series: &[("mota", "val", "mota"), ("prior mota", "val", "prior_mota")],
+    },
 ];
+
+/// Index in [`PANELS`] of the validation-MOTA panel, drawn only when the run logs it; the
+/// validation panel then leaves out its `score` (`-(mota + prior_mota)`, not a loss).
+const MOTA_PANEL: usize = 6;
 
 /// Reads `metrics` (JSON lines) and writes the curves to `out`; returns the number of lines
 /// read. Lines that do not parse (a line cut short by a crash) are skipped.
@@ -454,18 +464,26 @@ fn smooth(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
 }
 
 fn draw(lines: &[Value]) -> RgbImage {
-    let mut img = RgbImage::from_pixel(WIDTH, PANEL_H * ROWS, Rgb([255, 255, 255]));
+    let has_mota = !series(lines, "val", "mota").is_empty();
+    let panels = if has_mota {
+        &PANELS[..]
+    } else {
+        &PANELS[..MOTA_PANEL]
+    };
+    let rows = (panels.len() as u32).div_ceil(COLS);
+    let mut img = RgbImage::from_pixel(WIDTH, PANEL_H * rows, Rgb([255, 255, 255]));
     let steps: Vec<f64> = lines
         .iter()
         .filter_map(|l| l.get("step")?.as_f64())
         .collect();
     let x_range = range(steps.iter().copied());
-    for (i, panel) in PANELS.iter().enumerate() {
+    for (i, panel) in panels.iter().enumerate() {
         let (col, row) = (i as u32 % COLS, i as u32 / COLS);
         let origin = (col * WIDTH / COLS, row * PANEL_H);
         let data: Vec<Series> = panel
             .series
             .iter()
+            .filter(|&&(_, kind, key)| !(has_mota && kind == "val" && key == "score"))
             .map(|&(label, kind, key)| Series {
                 label,
                 points: series(lines, kind, key),
@@ -844,18 +862,10 @@ mod tests {
         let img = image::open(dir.path().join("curves.png"))
             .unwrap()
             .to_rgb8();
-        assert_eq!(img.dimensions(), (WIDTH, PANEL_H * ROWS));
-        // Every panel has coloured pixels (its series) inside its axes box.
-        for i in 0..PANELS.len() as u32 {
-            let (ox, oy) = (i % COLS * WIDTH / COLS, i / COLS * PANEL_H);
-            let coloured = (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
-                .flat_map(|x| (oy + MARGIN_T + 1..oy + PANEL_H - MARGIN_B).map(move |y| (x, y)))
-                .filter(|&(x, y)| {
-                    let p = img.get_pixel(x, y).0;
-                    p.iter().max().unwrap() - p.iter().min().unwrap() > 60
-                })
-                .count();
-            assert!(coloured > 20, "panel {i}: {coloured} coloured pixels");
+        // Six panels in three rows (no validation MOTA logged), each with coloured pixels.
+        assert_eq!(img.dimensions(), (WIDTH, PANEL_H * 3));
+        for i in 0..MOTA_PANEL as u32 {
+            assert!(coloured_in_panel(&img, i) > 20, "panel {i}");
         }
         assert!(series(&[], "train", "total").is_empty());
         let lines: Vec<Value> = METRICS
@@ -871,6 +881,64 @@ mod tests {
             series(&lines, "train", "total"),
             vec![(10.0, 931.5), (20.0, 736.9)]
         );
+    }
+
+    /// Pixels of panel `i` of a run's curves (inside its axes box) that are clearly coloured.
+    fn coloured_in_panel(img: &RgbImage, i: u32) -> usize {
+        let (ox, oy) = (i % COLS * WIDTH / COLS, i / COLS * PANEL_H);
+        (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
+            .flat_map(|x| (oy + MARGIN_T + 1..oy + PANEL_H - MARGIN_B).map(move |y| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                p.iter().max().unwrap() - p.iter().min().unwrap() > 60
+            })
+            .count()
+    }
+
+    #[test]
+    fn a_run_validated_by_mota_gets_a_mota_panel_and_no_score_among_the_losses() {
+        // Two val lines with MOTA (score = -(mota + prior_mota)), losses in the hundreds.
+        let val = |step: u32, mota: f64, prior: f64, rec: f64| {
+            format!(
+                r#"{{"kind":"val","step":{step},"stage":0,"stage_step":{step},"lr":0.0001,"n_frames":8,"grad_norm":0.0,"count_prior_log_odds":9.2,"time_s":2.5,"objects_per_frame":3.5,"box_height_px":10.0,"box_width_px":8.0,"overlapping_pairs_per_frame":0.25,"score":{},"mota":{mota},"prior_mota":{prior},"reconstruction":{rec},"prop_kl":2.0,"disc_kl":25.0,"learned_kl":3.5,"learned_pres_kl":0.4,"count_prior_kl":6.0,"total":{}}}"#,
+                -(mota + prior),
+                rec + 37.0
+            )
+        };
+        let train = METRICS.lines().take(2).collect::<Vec<_>>().join("\n");
+        let text = format!(
+            "{train}\n{}\n{}\n",
+            val(10, 0.2, -0.4, 800.0),
+            val(20, 0.5, -0.1, 600.0)
+        );
+        let lines: Vec<Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        let img = draw(&lines);
+        assert_eq!(img.dimensions(), (WIDTH, PANEL_H * 4));
+        for i in 0..PANELS.len() as u32 {
+            assert!(coloured_in_panel(&img, i) > 20, "panel {i}");
+        }
+        // The validation panel's range is the losses' (600..837), not stretched down to the
+        // score's -0.4 (which would squeeze the losses into the top quarter and leave the
+        // middle of the axes empty): its lines cross the band 20-60 % up the axes.
+        let (ox, oy) = (0, PANEL_H); // panel 2: column 0, row 1
+        let (top, bottom) = (oy + MARGIN_T + 1, oy + PANEL_H - MARGIN_B);
+        let band = bottom - (bottom - top) * 3 / 5..bottom - (bottom - top) / 5;
+        let in_band = band
+            .flat_map(|y| (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R).map(move |x| (x, y)))
+            .filter(|&(x, y)| {
+                let p = img.get_pixel(x, y).0;
+                p.iter().max().unwrap() - p.iter().min().unwrap() > 60
+            })
+            .count();
+        assert!(
+            in_band > 20,
+            "{in_band} coloured pixels in the validation panel's middle"
+        );
+        // Without MOTA the score is drawn among the losses (six panels, three rows).
+        assert_eq!(draw(&lines[..2]).dimensions(), (WIDTH, PANEL_H * 3));
     }
 
     /// A per-count report of `tracker` whose MOTA falls linearly with the count; with
