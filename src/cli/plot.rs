@@ -883,16 +883,26 @@ mod tests {
         );
     }
 
-    /// Pixels of panel `i` of a run's curves (inside its axes box) that are clearly coloured.
-    fn coloured_in_panel(img: &RgbImage, i: u32) -> usize {
+    /// Clearly coloured pixels of panel `i` of a run's curves, inside its axes box, in the
+    /// rows `rows(top, bottom)` of it (the whole box: `|t, b| t..b`).
+    fn coloured_rows_in_panel(
+        img: &RgbImage,
+        i: u32,
+        rows: impl Fn(u32, u32) -> std::ops::Range<u32>,
+    ) -> usize {
         let (ox, oy) = (i % COLS * WIDTH / COLS, i / COLS * PANEL_H);
-        (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R)
-            .flat_map(|x| (oy + MARGIN_T + 1..oy + PANEL_H - MARGIN_B).map(move |y| (x, y)))
+        rows(oy + MARGIN_T + 1, oy + PANEL_H - MARGIN_B)
+            .flat_map(|y| (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R).map(move |x| (x, y)))
             .filter(|&(x, y)| {
                 let p = img.get_pixel(x, y).0;
                 p.iter().max().unwrap() - p.iter().min().unwrap() > 60
             })
             .count()
+    }
+
+    /// Clearly coloured pixels inside panel `i`'s axes box.
+    fn coloured_in_panel(img: &RgbImage, i: u32) -> usize {
+        coloured_rows_in_panel(img, i, |top, bottom| top..bottom)
     }
 
     #[test]
@@ -923,16 +933,9 @@ mod tests {
         // The validation panel's range is the losses' (600..837), not stretched down to the
         // score's -0.4 (which would squeeze the losses into the top quarter and leave the
         // middle of the axes empty): its lines cross the band 20-60 % up the axes.
-        let (ox, oy) = (0, PANEL_H); // panel 2: column 0, row 1
-        let (top, bottom) = (oy + MARGIN_T + 1, oy + PANEL_H - MARGIN_B);
-        let band = bottom - (bottom - top) * 3 / 5..bottom - (bottom - top) / 5;
-        let in_band = band
-            .flat_map(|y| (ox + MARGIN_L + 1..ox + WIDTH / COLS - MARGIN_R).map(move |x| (x, y)))
-            .filter(|&(x, y)| {
-                let p = img.get_pixel(x, y).0;
-                p.iter().max().unwrap() - p.iter().min().unwrap() > 60
-            })
-            .count();
+        let in_band = coloured_rows_in_panel(&img, 2, |top, bottom| {
+            bottom - (bottom - top) * 3 / 5..bottom - (bottom - top) / 5
+        });
         assert!(
             in_band > 20,
             "{in_band} coloured pixels in the validation panel's middle"

@@ -21,9 +21,9 @@ use candle_core::Device;
 use crate::config::ExperimentConfig;
 use crate::env::synthetic::Split;
 use crate::env::{Frame, GtObject};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::eval::{evaluate, frames_from, run_tracker, EvalSettings};
-use crate::eval_protocol::{split_clips, EVAL_FRAMES};
+use crate::eval_protocol::split_clips;
 use crate::model::config::RunConfig;
 use crate::model::Silot;
 use crate::trained::ModelTracker;
@@ -59,25 +59,12 @@ impl MotaValidator {
     /// Draw `cfg.train.n_val` labelled clips of `exp`'s validation split (seed
     /// [`mota_val_seed`]) and score with `exp`'s `[eval.metrics]`; `loss` gives the logged
     /// losses. An error naming the env and the fix when `exp`'s env has no exact ground truth
-    /// (Atari), and for a `val_prior_from` outside the clips.
+    /// (Atari), and for an invalid `cfg` (e.g. `val_prior_from` outside the clips).
     pub fn new(exp: &ExperimentConfig, cfg: &RunConfig, loss: LossValidator) -> Result<Self> {
         exp.require_ground_truth(&exp.env.id)?;
+        // `val_prior_from` within the clips and a learned prior: the config's own checks.
+        cfg.validate()?;
         let t = &cfg.train;
-        if !(1..EVAL_FRAMES).contains(&t.val_prior_from) {
-            return Err(Error::Invalid(format!(
-                "train.val_prior_from = {}: the labelled clips have {EVAL_FRAMES} frames; give 1 \
-                 to {}",
-                t.val_prior_from,
-                EVAL_FRAMES - 1
-            )));
-        }
-        if !cfg.model.learn_prior {
-            return Err(Error::Invalid(
-                "validation by MOTA + prior MOTA needs a model with a learned prior \
-                 (model.learn_prior = true)"
-                    .into(),
-            ));
-        }
         let seed = mota_val_seed(t.val_seed);
         let (frames, gt): (Vec<_>, Vec<_>) = split_clips(exp, Split::Val, t.n_val, seed)?
             .into_iter()
@@ -155,6 +142,9 @@ mod tests {
             assert!(s >= 1 << 40);
         }
         // The config's bound on `val_prior_from` is the clips' length.
-        assert_eq!(crate::model::config::MOTA_CLIP_FRAMES, EVAL_FRAMES);
+        assert_eq!(
+            crate::model::config::MOTA_CLIP_FRAMES,
+            crate::eval_protocol::EVAL_FRAMES
+        );
     }
 }
