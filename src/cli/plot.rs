@@ -251,6 +251,7 @@ pub fn plot_stream_report(report: &Path, out: &Path) -> crate::Result<()> {
                 points: points.into_iter().filter(|p| p.1.is_finite()).collect(),
                 noisy: false,
                 colour: None,
+                dashed: false,
             })
             .collect()
     };
@@ -295,6 +296,10 @@ const LEGEND_ROW: u32 = 20;
 /// one line per report (ConnComp in black), a shared legend on top; where a report has
 /// `--prior-from T` scores, a second row compares the posterior and the learned prior on frames
 /// `T..`. `labels` name the reports (default: `ConnComp` for the baseline, else the file name).
+/// A line of the per-count figure: its colour, report, run (`None`: the reported values, else
+/// `posterior_from_t` / `prior_from_t`) and whether it is dashed.
+type Line<'a> = ([u8; 3], &'a CountsReport, Option<&'static str>, bool);
+
 pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> crate::Result<()> {
     let reports = paths
         .iter()
@@ -327,32 +332,30 @@ pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> 
                 .map_or_else(|| format!("report {i}"), |s| s.to_string_lossy().into()),
         })
         .collect();
-    // Colours: ConnComp black, the others the palette's in order.
+    // Colours: one per report, ConnComp black, the others the palette's in order.
     let mut next = 0;
-    let mut colour_of = |conncomp: bool| {
-        if conncomp {
-            [0, 0, 0]
-        } else {
-            next += 1;
-            PALETTE[(next - 1) % PALETTE.len()]
-        }
-    };
-    // Row 1: the plotted values of every report (`run` None); row 2: frames T.. both ways.
-    let mut lines: Vec<(String, [u8; 3], &CountsReport, Option<&str>)> = Vec::new();
-    for (r, name) in reports.iter().zip(&names) {
-        lines.push((name.clone(), colour_of(r.tracker == "conncomp"), r, None));
+    let colours: Vec<[u8; 3]> = reports
+        .iter()
+        .map(|r| {
+            if r.tracker == "conncomp" {
+                [0, 0, 0]
+            } else {
+                next += 1;
+                PALETTE[(next - 1) % PALETTE.len()]
+            }
+        })
+        .collect();
+    // Row 1: the plotted values of every report (`run` None); row 2: frames T.. with the
+    // posterior (solid) and the learned prior alone (dashed), in the report's colour.
+    let mut lines: Vec<Line> = Vec::new();
+    for (i, r) in reports.iter().enumerate() {
+        lines.push((colours[i], r, None, false));
     }
     let prior_from = reports.iter().find_map(|r| r.prior_from);
-    for (r, name) in reports.iter().zip(&names) {
-        if let Some(t) = r.prior_from {
-            for (run, what) in [("posterior_from_t", "posterior"), ("prior_from_t", "prior")] {
-                lines.push((
-                    format!("{name} {what} t>={t}"),
-                    colour_of(false),
-                    r,
-                    Some(run),
-                ));
-            }
+    for (i, r) in reports.iter().enumerate() {
+        if r.prior_from.is_some() {
+            lines.push((colours[i], r, Some("posterior_from_t"), false));
+            lines.push((colours[i], r, Some("prior_from_t"), true));
         }
     }
     // (title, value of a [mota, ap, count error] triple)
@@ -376,9 +379,16 @@ pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> 
     let panel_w = WIDTH / COLS;
     let width = 3 * panel_w;
     // Legend rows: entries laid left to right, wrapped at the figure's width.
+    let mut entries: Vec<(String, [u8; 3])> = names.iter().cloned().zip(colours).collect();
+    if let Some(t) = prior_from {
+        let key = format!(
+            "second row, frames t>={t}: solid the posterior, dashed the learned prior alone"
+        );
+        entries.push((key, [90, 90, 90]));
+    }
     let mut legend = Vec::new();
     let (mut lx, mut ly) = (12, 8);
-    for (label, colour, ..) in &lines {
+    for (label, colour) in &entries {
         let w = 18 + 6 * label.len() as u32 + 18;
         if lx + w > width && lx > 12 {
             (lx, ly) = (12, ly + LEGEND_ROW);
@@ -398,7 +408,7 @@ pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> 
     }
     let objects = lines
         .iter()
-        .flat_map(|l| l.2.counts.iter().map(|c| c.objects as f64));
+        .flat_map(|l| l.1.counts.iter().map(|c| c.objects as f64));
     let x_range = range(objects);
     let x_label = match reports[0].env.as_str() {
         "scattered_mnist" => "digits per video",
@@ -409,12 +419,13 @@ pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> 
         for (m, title) in metrics.iter().enumerate() {
             let series: Vec<Series> = lines
                 .iter()
-                .filter(|l| l.3.is_some() == (row == 1))
-                .map(|(_, colour, r, run)| Series {
+                .filter(|l| l.2.is_some() == (row == 1))
+                .map(|&(colour, r, run, dashed)| Series {
                     label: "",
-                    points: points(r, *run, m),
+                    points: points(r, run, m),
                     noisy: false,
-                    colour: Some(*colour),
+                    colour: Some(colour),
+                    dashed,
                 })
                 .collect();
             let title = match (row, prior_from) {
@@ -489,6 +500,7 @@ fn draw(lines: &[Value]) -> RgbImage {
                 points: series(lines, kind, key),
                 noisy: kind == "train",
                 colour: None,
+                dashed: false,
             })
             .collect();
         draw_panel(&mut img, origin, panel.title, &data, x_range, "step");
@@ -504,6 +516,8 @@ struct Series<'a> {
     noisy: bool,
     /// Its colour (default: the palette's, by position).
     colour: Option<[u8; 3]>,
+    /// Drawn dashed (a second line of one colour, e.g. the learned prior beside the posterior).
+    dashed: bool,
 }
 
 impl Series<'_> {
@@ -634,10 +648,11 @@ fn draw_panel(
         let noisy = series[si].noisy && pts.len() > 100;
         if noisy {
             let faint = Rgb(c.map(|v| ((v as u16 + 2 * 255) / 3) as u8));
-            polyline(img, pts.iter().map(|&p| to_px(p)), faint);
-            polyline(img, smooth(pts).into_iter().map(to_px), Rgb(c));
+            polyline(img, pts.iter().map(|&p| to_px(p)), faint, None);
+            polyline(img, smooth(pts).into_iter().map(to_px), Rgb(c), None);
         } else {
-            polyline(img, pts.iter().map(|&p| to_px(p)), Rgb(c));
+            let dash = if series[si].dashed { DASH } else { None };
+            polyline(img, pts.iter().map(|&p| to_px(p)), Rgb(c), dash);
             if pts.len() <= 40 {
                 for &p in pts {
                     let (x, y) = to_px(p);
@@ -689,17 +704,34 @@ fn put_f(img: &mut RgbImage, x: f64, y: f64, c: Rgb<u8>) {
     }
 }
 
-fn polyline(img: &mut RgbImage, pts: impl Iterator<Item = (f64, f64)>, c: Rgb<u8>) {
+/// Dashes of a dashed line: `(on, period)` in pixels along the line.
+const DASH: Option<(usize, usize)> = Some((6, 10));
+
+/// Joins `pts` with straight lines of colour `c`, solid, or dashed with `dash = (on, period)`:
+/// of every `period` pixels along the line, the first `on` are drawn.
+fn polyline(
+    img: &mut RgbImage,
+    pts: impl Iterator<Item = (f64, f64)>,
+    c: Rgb<u8>,
+    dash: Option<(usize, usize)>,
+) {
     let mut prev: Option<(f64, f64)> = None;
+    let mut along = 0;
+    let mut put_dashed = |img: &mut RgbImage, x: f64, y: f64| {
+        if dash.is_none_or(|(on, period)| along % period < on) {
+            put_f(img, x, y, c);
+        }
+        along += 1;
+    };
     for p in pts {
         if let Some(q) = prev {
             let n = (p.0 - q.0).abs().max((p.1 - q.1).abs()).ceil().max(1.0) as usize;
-            for i in 0..=n {
+            for i in 1..=n {
                 let t = i as f64 / n as f64;
-                put_f(img, q.0 + t * (p.0 - q.0), q.1 + t * (p.1 - q.1), c);
+                put_dashed(img, q.0 + t * (p.0 - q.0), q.1 + t * (p.1 - q.1));
             }
         } else {
-            put_f(img, p.0, p.1, c);
+            put_dashed(img, p.0, p.1);
         }
         prev = Some(p);
     }
@@ -1020,9 +1052,9 @@ mod tests {
             // Row 1: the model (first palette colour) and ConnComp (black).
             assert!(pixels_of(&img, top, (col, 0), PALETTE[0]) > 100, "{col}");
             assert!(pixels_of(&img, top, (col, 0), [0, 0, 0]) > 100, "{col}");
-            // Row 2: posterior and prior from frame 3; no ConnComp there.
-            assert!(pixels_of(&img, top, (col, 1), PALETTE[1]) > 100, "{col}");
-            assert!(pixels_of(&img, top, (col, 1), PALETTE[2]) > 100, "{col}");
+            // Row 2: posterior and prior from frame 3, both in the model's colour; no ConnComp.
+            assert!(pixels_of(&img, top, (col, 1), PALETTE[0]) > 100, "{col}");
+            assert_eq!(pixels_of(&img, top, (col, 1), PALETTE[1]), 0, "{col}");
             assert_eq!(pixels_of(&img, top, (col, 1), [0, 0, 0]), 0, "{col}");
         }
         // Labels must match the reports; a counts report cannot be mixed with other input.
@@ -1052,6 +1084,29 @@ mod tests {
             e.contains("cc.json") && e.contains("scattered_shapes"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_dashed_line_draws_its_dashes_and_leaves_the_gaps() {
+        let c = Rgb([200, 0, 0]);
+        let drawn = |dash| {
+            let mut img = RgbImage::from_pixel(120, 3, Rgb([255, 255, 255]));
+            polyline(
+                &mut img,
+                [(0.0, 1.0), (50.0, 1.0), (99.0, 1.0)].into_iter(),
+                c,
+                dash,
+            );
+            (0..120)
+                .filter(|&x| *img.get_pixel(x, 1) == c)
+                .collect::<Vec<u32>>()
+        };
+        assert_eq!(drawn(None), (0..100).collect::<Vec<u32>>());
+        // 6 on, 4 off, continuing across the joint at x = 50.
+        let dashed = drawn(DASH);
+        assert_eq!(dashed.len(), 60);
+        assert_eq!(&dashed[..8], &[0, 1, 2, 3, 4, 5, 10, 11]);
+        assert!(dashed.contains(&50) && !dashed.contains(&56));
     }
 
     #[test]
