@@ -44,8 +44,9 @@ pub struct TrackerArgs {
     #[command(flatten)]
     pub device: InferenceDeviceFlags,
     /// How a SILOT model carries presence from frame to frame: `product` (the paper's
-    /// `obj_t = obj_{t-1}·d_obj`) or `binary` (decided each frame: above 0.5 carries on as
-    /// present, else the slot is emptied). Default: the checkpoint config's
+    /// `obj_t = obj_{t-1}·d_obj`), `binary` (decided each frame: above 0.5 carries on as
+    /// present, else the slot is emptied) or `dedup` (binary, and of present objects that
+    /// overlap at IoU >= 0.5 only the oldest carries on). Default: the checkpoint config's
     /// `eval_presence_carry`.
     #[arg(long, value_enum)]
     pub presence_carry: Option<PresenceCarryArg>,
@@ -82,6 +83,8 @@ pub enum PresenceCarryArg {
     Product,
     /// Decided every frame (present above 0.5, else gone).
     Binary,
+    /// As binary, and of present objects overlapping at IoU >= 0.5 only the oldest is kept.
+    Dedup,
 }
 
 impl From<PresenceCarryArg> for PresenceCarry {
@@ -89,6 +92,7 @@ impl From<PresenceCarryArg> for PresenceCarry {
         match a {
             PresenceCarryArg::Product => PresenceCarry::Product,
             PresenceCarryArg::Binary => PresenceCarry::Binary,
+            PresenceCarryArg::Dedup => PresenceCarry::Dedup,
         }
     }
 }

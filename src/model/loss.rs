@@ -74,6 +74,25 @@ pub fn propagated_kl_weight(
 /// the same set, else 0. `where_` `(B, N, 4)` `yt, xt, ys, xs` (centre and size; IoU is the same
 /// in any units), `pres` `(B, N, 1)`. No gradient; `O(N²)` per set, as one batched tensor op.
 pub fn duplicate_mask(where_: &Tensor, pres: &Tensor, min_iou: f64) -> Result<Tensor> {
+    let p = pres.detach();
+    let less_present = p.broadcast_lt(&p.transpose(1, 2)?)?; // (B, N, N): pres_i < pres_j
+    overlapping_any(where_, &less_present, min_iou)
+}
+
+/// `(B, N, 1)`: 1 where object `i` overlaps (IoU ≥ `min_iou`) some object `j` with
+/// `outranked[b, i, j] = 1` (`(B, N, N)` of 0 / 1, any dtype), else 0; no gradient.
+pub(crate) fn overlapping_any(where_: &Tensor, outranked: &Tensor, min_iou: f64) -> Result<Tensor> {
+    let iou = pairwise_iou(where_)?;
+    let dtype = iou.dtype();
+    iou.ge(min_iou)?
+        .to_dtype(dtype)?
+        .mul(&outranked.to_dtype(dtype)?)?
+        .max_keepdim(2)
+}
+
+/// `(B, N, N)` IoU of every pair of boxes of a set: `where_` `(B, N, 4)` `yt, xt, ys, xs`
+/// (centre and size, any units); no gradient.
+fn pairwise_iou(where_: &Tensor) -> Result<Tensor> {
     let w = where_.detach();
     let centre = w.narrow(2, 0, 2)?; // (B, N, 2)
     let half = w.narrow(2, 2, 2)?.affine(0.5, 0.0)?; // (B, N, 2)
@@ -91,14 +110,7 @@ pub fn duplicate_mask(where_: &Tensor, pres: &Tensor, min_iou: f64) -> Result<Te
         .squeeze(3)?; // (B, N, N)
     let area = w.narrow(2, 2, 1)?.mul(&w.narrow(2, 3, 1)?)?; // (B, N, 1)
     let union = area.broadcast_add(&area.transpose(1, 2)?)?.sub(&inter)?;
-    let iou = inter.div(&union.maximum(1e-12)?)?;
-    let p = pres.detach();
-    let less_present = p.broadcast_lt(&p.transpose(1, 2)?)?; // (B, N, N): pres_i < pres_j
-    let dtype = p.dtype();
-    iou.ge(min_iou)?
-        .to_dtype(dtype)?
-        .mul(&less_present.to_dtype(dtype)?)?
-        .max_keepdim(2)
+    inter.div(&union.maximum(1e-12)?)
 }
 
 /// `mean_sum(pres ⊙ KL)`: `kl` `(B, N, D)`, `pres` `(B, N, 1)`.

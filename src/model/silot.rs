@@ -11,13 +11,14 @@ use candle_core::{DType, Device, Result, Tensor, D};
 use candle_nn::{Init, VarBuilder, VarMap};
 
 use super::attention::{DiscoveryAttention, PropagationAttention};
-use super::config::{ModelConfig, PresenceCarry};
+use super::config::{ModelConfig, PresenceCarry, DUPLICATE_IOU};
 use super::count_prior::count_prior_kl;
 use super::decoder::SpriteDecoder;
 use super::discovery::{cell_centres, Discovery, DiscoveryOut};
 use super::latent::{LatentSampler, Shard};
 use super::loss::{
-    kl_weight, mean_sum, pres_weighted_static, propagated_kl_weight, reconstruction, LossTerms,
+    kl_weight, mean_sum, overlapping_any, pres_weighted_static, propagated_kl_weight,
+    reconstruction, LossTerms,
 };
 use super::objects::Objects;
 use super::prior::LearnedPrior;
@@ -603,14 +604,19 @@ fn to_dtype(o: &Objects, dt: DType) -> Result<Objects> {
 /// gone: a tracked object (one that was not discovered at this step) becomes the null object,
 /// so its slot is free and discovery sees nothing there; a low-presence discovery that only
 /// filled a spare slot keeps its attributes with presence 0, as the spare slots of every
-/// training step hold such leftovers. `Product` changes nothing.
+/// training step hold such leftovers. With `Dedup`, a present object that overlaps an older
+/// present one (IoU ≥ [`DUPLICATE_IOU`]) is gone as well. `Product` changes nothing.
 fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
     if carry == PresenceCarry::Product {
         return Ok(objects.clone());
     }
     let pres = &objects.pres;
-    let present = pres.gt(0.5)?.to_dtype(pres.dtype())?;
+    let mut present = pres.gt(0.5)?.to_dtype(pres.dtype())?;
     let (b, n) = objects.dims()?;
+    if carry == PresenceCarry::Dedup {
+        let duplicate = newer_duplicates(objects, &present)?;
+        present = present.broadcast_mul(&duplicate.affine(-1.0, 1.0)?)?;
+    }
     let new: Vec<f32> = objects
         .is_new
         .iter()
@@ -633,6 +639,25 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
         ids: objects.ids.clone(),
         is_new: objects.is_new.clone(),
     })
+}
+
+/// `(B, N, 1)`: 1 for a present object (`present` `(B, N, 1)` of 0 / 1) that overlaps an
+/// older present object of its set (a lower id, IoU ≥ [`DUPLICATE_IOU`]), else 0.
+fn newer_duplicates(objects: &Objects, present: &Tensor) -> Result<Tensor> {
+    let (b, n) = objects.dims()?;
+    // (B, N, N): 1 where object j (dim 2) has a lower id than object i (dim 1).
+    let older: Vec<u8> = (0..b)
+        .flat_map(|r| {
+            let ids = &objects.ids[r * n..(r + 1) * n];
+            ids.iter()
+                .flat_map(move |&i| ids.iter().map(move |&j| u8::from(j < i)))
+        })
+        .collect();
+    let dtype = present.dtype();
+    let older = Tensor::from_vec(older, (b, n, n), present.device())?.to_dtype(dtype)?;
+    // j must be present, and so must i.
+    let outranked = older.broadcast_mul(&present.transpose(1, 2)?)?;
+    overlapping_any(&objects.where_, &outranked, DUPLICATE_IOU)?.broadcast_mul(present)
 }
 
 #[cfg(test)]
@@ -667,6 +692,59 @@ mod tests {
             .flat_map(|&v| [v; 4])
             .collect();
         assert_eq!(w, expect);
+    }
+
+    #[test]
+    fn dedup_keeps_the_oldest_of_overlapping_present_objects() {
+        let dev = Device::Cpu;
+        let mut o = Objects::null(2, 4, 2, 3, &dev).unwrap();
+        // yt, xt, ys, xs. Row 0: slots 0 and 2 on one object (IoU 0.6), slot 2 the older id;
+        // slot 1 overlaps slot 0 at IoU 1/7 (kept); slot 3 coincides with slot 0 but is absent.
+        // Row 1: slots 0 and 1 coincide, both present, 1 older; 2 and 3 apart.
+        let boxes = [
+            [
+                [1.5f32, 1.0, 2.0, 2.0],
+                [3.0, 1.0, 2.0, 2.0],
+                [1.0, 1.0, 2.0, 2.0],
+                [1.5, 1.0, 2.0, 2.0],
+            ],
+            [
+                [5.0, 5.0, 1.0, 1.0],
+                [5.0, 5.0, 1.0, 1.0],
+                [1.0, 1.0, 1.0, 1.0],
+                [8.0, 8.0, 1.0, 1.0],
+            ],
+        ];
+        o.where_ = Tensor::new(&boxes, &dev).unwrap();
+        o.pres = Tensor::new(
+            &[
+                [[0.99f32], [0.9], [0.6], [0.4]],
+                [[0.7], [0.8], [0.9], [1.0]],
+            ],
+            &dev,
+        )
+        .unwrap();
+        o.ids = vec![7, 3, 5, 1, 12, 11, 2, 4];
+        o.is_new = vec![false; 8];
+        let pres = |c| -> Vec<f32> {
+            let d = decide_presence(&o, c).unwrap();
+            d.pres.flatten_all().unwrap().to_vec1().unwrap()
+        };
+        assert_eq!(
+            pres(PresenceCarry::Binary),
+            vec![1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+        );
+        // The newer of each overlapping present pair is gone, whatever its presence.
+        assert_eq!(
+            pres(PresenceCarry::Dedup),
+            vec![0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+        );
+        // A gone duplicate is emptied like any gone tracked object; identities stay.
+        let d = decide_presence(&o, PresenceCarry::Dedup).unwrap();
+        let w: Vec<f32> = d.where_.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(&w[0..4], &[0.0; 4]);
+        assert_eq!(&w[8..12], &[1.0, 1.0, 2.0, 2.0]);
+        assert_eq!(d.ids, o.ids);
     }
 
     #[test]
