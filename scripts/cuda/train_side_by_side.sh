@@ -3,16 +3,18 @@
 # machines that do not outlive a call: every run directory comes back through $OUT at the end,
 # and a later call on a fresh machine restores it from what the caller carries.
 #
-#   LIMIT=500 bash scripts/cuda/train_side_by_side.sh NAME=CONFIG[=TARBALL] [...]
+#   LIMIT=500 bash scripts/cuda/train_side_by_side.sh NAME=CONFIG[=TARBALL[=BRANCH]] [...]
 #
 # NAME: the run directory's name (/tmp/r/NAME on the device; $OUT/NAME.tar.xz.* back, split in
 #   15-MB parts); CONFIG: an experiment file or env id for `silot train --config`; TARBALL: a
-#   .tar.xz in the tree whose top folder is NAME (e.g. a run kept under benches/results/).
+#   .tar.xz in the tree whose top folder is NAME (e.g. a run kept under benches/results/), or empty;
+#   BRANCH: a checkpoint directory in the tree (e.g. models/scattered_mnist) that a run without a
+#   checkpoint of its own starts from (`--branch-from BRANCH --reset-optimizer`).
 # Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
 #   parts a previous call brought back, carried; default runs/back), then TARBALL; else the run
 #   starts from scratch.
-# WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (evaluation only: a run
-#   brought back so cannot be resumed). The whole tree plus carry must stay under the device's
+# WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
+#   brought back so resumes with Adam afresh). The whole tree plus carry must stay under the device's
 #   64 MiB: a run with Adam is ~3x its weights.
 # Needs ship/ (scripts/cuda/pack.sh) carried; run with `run ... carry ["ship", "runs"]`.
 set -u
@@ -26,7 +28,7 @@ mkdir -p /tmp/r "$OUT/logs"
 t0=$(date +%s)
 pids=""
 for spec in "$@"; do
-  IFS== read -r name config tarball <<<"$spec"
+  IFS== read -r name config tarball branch <<<"$spec"
   if [ ! -d "/tmp/r/$name" ]; then
     if ls "$RESTORE_DIR/$name.tar.xz."* >/dev/null 2>&1; then
       cat "$RESTORE_DIR/$name.tar.xz."* | xz -dc | tar -C /tmp/r -xf - && echo "$name: restored from parts"
@@ -34,8 +36,16 @@ for spec in "$@"; do
       tar -C /tmp/r -xJf "$tarball" && echo "$name: restored from $tarball"
     fi
   fi
+  branch_args=()
+  # Only for a run without a checkpoint: on a resume --reset-optimizer would drop Adam's state.
+  if [ -n "$branch" ] && [ ! -d "/tmp/r/$name/checkpoint" ]; then
+    branch_args=(--branch-from "$branch" --reset-optimizer)
+  elif [ -d "/tmp/r/$name/checkpoint" ] && [ ! -f "/tmp/r/$name/checkpoint/optimizer.safetensors" ]; then
+    branch_args=(--reset-optimizer) # brought back weights-only (WEIGHTS_ONLY): Adam afresh
+  fi
   (
-    silot train --config "$config" --out "/tmp/r/$name" --device cuda --time-limit "$LIMIT"
+    silot train --config "$config" --out "/tmp/r/$name" --device cuda --time-limit "$LIMIT" \
+      ${branch_args[@]+"${branch_args[@]}"}
     echo "$name: rc=$? at $(($(date +%s) - t0)) s"
   ) >"/tmp/r/$name.log" 2>&1 &
   pids="$pids $!"
