@@ -291,15 +291,15 @@ fn is_counts_report(path: &Path) -> bool {
 /// Height of one legend row of a per-count figure.
 const LEGEND_ROW: u32 = 20;
 
-/// Draws per-count reports (`silot eval --counts`, `silot baseline-search --report`) as the
-/// paper's synthetic figures: MOTA, AP and count error against the number of objects per video,
-/// one line per report (ConnComp in black), a shared legend on top; where a report has
-/// `--prior-from T` scores, a second row compares the posterior and the learned prior on frames
-/// `T..`. `labels` name the reports (default: `ConnComp` for the baseline, else the file name).
 /// A line of the per-count figure: its colour, report, run (`None`: the reported values, else
 /// `posterior_from_t` / `prior_from_t`) and whether it is dashed.
 type Line<'a> = ([u8; 3], &'a CountsReport, Option<&'static str>, bool);
 
+/// Draws per-count reports (`silot eval --counts`, `silot baseline-search --report`) as the
+/// paper's synthetic figures: MOTA, AP and count error against the number of objects per video,
+/// one line per report (ConnComp in black), a shared legend on top; where a report has
+/// `--prior-from T` scores, a second row compares the posterior (solid) and the learned prior
+/// alone (dashed, in the report's colour) on frames `T..`. `labels` name the reports (default: `ConnComp` for the baseline, else the file name).
 pub fn plot_counts(paths: &[PathBuf], labels: Option<&[String]>, out: &Path) -> crate::Result<()> {
     let reports = paths
         .iter()

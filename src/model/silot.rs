@@ -645,16 +645,11 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
 /// older present object of its set (a lower id, IoU ≥ [`DUPLICATE_IOU`]), else 0.
 fn newer_duplicates(objects: &Objects, present: &Tensor) -> Result<Tensor> {
     let (b, n) = objects.dims()?;
+    let ids: Vec<i64> = objects.ids.iter().map(|&id| id as i64).collect();
+    let ids = Tensor::from_vec(ids, (b, n, 1), present.device())?;
     // (B, N, N): 1 where object j (dim 2) has a lower id than object i (dim 1).
-    let older: Vec<u8> = (0..b)
-        .flat_map(|r| {
-            let ids = &objects.ids[r * n..(r + 1) * n];
-            ids.iter()
-                .flat_map(move |&i| ids.iter().map(move |&j| u8::from(j < i)))
-        })
-        .collect();
-    let dtype = present.dtype();
-    let older = Tensor::from_vec(older, (b, n, n), present.device())?.to_dtype(dtype)?;
+    let older = ids.transpose(1, 2)?.broadcast_lt(&ids)?;
+    let older = older.to_dtype(present.dtype())?;
     // j must be present, and so must i.
     let outranked = older.broadcast_mul(&present.transpose(1, 2)?)?;
     overlapping_any(&objects.where_, &outranked, DUPLICATE_IOU)?.broadcast_mul(present)
