@@ -19,7 +19,7 @@ use anyhow::Result;
 use candle_core::{DType, Device, Tensor, Var};
 use clap::Parser;
 use silot::device::{open, DeviceArg};
-use silot::model::config::RunConfig;
+use silot::model::config::{PresenceCarry, RunConfig};
 use silot::model::{Silot, StepCtx};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
@@ -87,6 +87,10 @@ struct Args {
     /// Inference batch sizes.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batches: Vec<usize>,
+    /// Presence carry of the inference steps (`dedup`, the default, `binary` or `product`), to
+    /// time what each costs.
+    #[arg(long, default_value = "dedup")]
+    presence_carry: String,
     /// Schedule step the training step is measured at. The default is past the training
     /// wheels (1,000 steps, whose stop-gradients shrink the backward pass) and the count prior's
     /// early decay, as most of a run is; 0 measures a fresh run's first steps.
@@ -452,9 +456,10 @@ fn infer(
     batches: &[usize],
     with_breakdown: bool,
     reconstruct: bool,
+    carry: PresenceCarry,
 ) -> Result<()> {
     println!(
-        "\n### inference, Space Invaders 195x160, K=128, one step per frame (no loss, {})\n",
+        "\n### inference, Space Invaders 195x160, K=128, one step per frame (no loss, {}, {carry:?} carry)\n",
         if reconstruct {
             "with reconstruction"
         } else {
@@ -462,7 +467,8 @@ fn infer(
         }
     );
     println!("| batch | ms / step | frames / s |\n|---|---|---|");
-    let cfg = invaders_cfg();
+    let mut cfg = invaders_cfg();
+    cfg.model.eval_presence_carry = carry;
     let (_vm, model) = Silot::build(&cfg.model, 0, DType::F32, dev)?;
     let k = cfg.model.eval_objects();
     for &b in batches {
@@ -598,7 +604,10 @@ fn main() -> Result<()> {
         census(&dev, b, &args.train_sets, args.train_at_step)?;
     }
     if only.contains(&"infer") {
-        infer(&dev, args.iters, &args.batches, bd, args.reconstruct)?;
+        let name = serde_json::Value::String(args.presence_carry.clone());
+        let carry: PresenceCarry =
+            serde_json::from_value(name).map_err(|e| anyhow::anyhow!("--presence-carry: {e}"))?;
+        infer(&dev, args.iters, &args.batches, bd, args.reconstruct, carry)?;
     }
     Ok(())
 }
