@@ -197,13 +197,22 @@ fn two_rank_processes_match_two_threads_and_resume_with_other_counts() {
         let read = |run: &Path| std::fs::read(run.join("checkpoint").join(f)).unwrap();
         assert!(read(&procs) == read(&threads), "checkpoint/{f} differs");
     }
-    // On streams (each rank one env per clip of its share, new streams every 2 steps) too.
+    // On streams (each rank one env per clip of its share, new streams every 2 steps) too;
+    // episodes of 64 frames, so that streams warmed up by up to one episode continue.
     let smoke = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml"))
         .unwrap()
         .replace(
             "\ncheckpoint_every = 10\n",
             "\ncheckpoint_every = 2\nstreams = true\nrollout_envs = 4\n",
+        )
+        .replace(
+            "\nmax_overlap = 18.0\n",
+            "\nmax_overlap = 18.0\nepisode_length = 64\n",
         );
+    assert!(
+        smoke.contains("episode_length = 64"),
+        "envs/smoke.toml changed"
+    );
     let streams = dir.path().join("streams.toml");
     std::fs::write(&streams, smoke).unwrap();
     let (sp, st) = (dir.path().join("s-procs"), dir.path().join("s-threads"));

@@ -50,6 +50,15 @@ impl EnvSpec {
         }
     }
 
+    /// Frames per episode of a synthetic env (its `episode_length`); `None` for Atari, whose
+    /// episodes end with the game.
+    pub fn episode_length(&self) -> Option<usize> {
+        self.scattered_mnist
+            .as_ref()
+            .map(|c| c.episode_length)
+            .or(self.scattered_shapes.as_ref().map(|c| c.episode_length))
+    }
+
     fn kinds_set(&self) -> usize {
         #[cfg(feature = "atari")]
         let atari = self.atari.is_some() as usize;

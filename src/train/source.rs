@@ -578,13 +578,14 @@ pub const CLIP_GAP: usize = 16;
 pub const VAL_CLIP_GAP: usize = 400;
 
 /// Random steps before an Atari source's first clip of each env (a synthetic env's first frame
-/// is already random).
+/// is already random; with `train.streams` a synthetic env warms up by up to one episode).
 const ATARI_WARMUP: usize = 300;
 
 /// Clips rolled out on the fly from `exp`'s env in `cfg.train.rollout_envs` envs (one thread
 /// each; their number is part of the data, not the host's), as `silot train` and `silot
 /// pretrain` train on them: with `train.streams`, the training split's clips are streams
-/// ([`RolloutSource::streams`]); otherwise Atari clips are cut from running episodes up to `gap`
+/// ([`RolloutSource::streams`]; on a synthetic env each stream's first clip starts up to one
+/// episode length after its reset, so that the streams do not all reset together); otherwise Atari clips are cut from running episodes up to `gap`
 /// steps apart (from fresh resets with `fresh`), synthetic clips come from `split`'s digits.
 pub fn rollout_source(
     exp: &crate::config::ExperimentConfig,
@@ -597,22 +598,27 @@ pub fn rollout_source(
         .map(|_| crate::env::registry::make_from_spec_split(&exp.env, split))
         .collect::<Result<Vec<_>>>()?;
     let atari = exp.env.is_atari();
-    let warmup = if atari { ATARI_WARMUP } else { 0 };
-    Ok(
-        if cfg.train.streams && split == crate::env::synthetic::Split::Train {
-            if fresh {
-                return Err(Error::Invalid(
-                    "train.streams cuts gap-free clips from running episodes; drop --fresh-clips"
-                        .into(),
-                ));
-            }
-            Box::new(RolloutSource::streams(envs, warmup)?)
-        } else if atari && !fresh {
-            Box::new(RolloutSource::continuing(envs, ATARI_WARMUP, gap)?)
-        } else {
-            Box::new(RolloutSource::parallel(envs, warmup)?)
-        },
-    )
+    let streams = cfg.train.streams && split == crate::env::synthetic::Split::Train;
+    let warmup = match exp.env.episode_length() {
+        // Episodes of one fixed length: streams would all reset on the same batch; a warm-up
+        // of up to one episode spreads them over its frames.
+        Some(len) if streams => len.saturating_sub(1),
+        _ if atari => ATARI_WARMUP,
+        _ => 0,
+    };
+    Ok(if streams {
+        if fresh {
+            return Err(Error::Invalid(
+                "train.streams cuts gap-free clips from running episodes; drop --fresh-clips"
+                    .into(),
+            ));
+        }
+        Box::new(RolloutSource::streams(envs, warmup)?)
+    } else if atari && !fresh {
+        Box::new(RolloutSource::continuing(envs, ATARI_WARMUP, gap)?)
+    } else {
+        Box::new(RolloutSource::parallel(envs, warmup)?)
+    })
 }
 
 /// `cfg` for the clip source of one of `world` data-parallel ranks (`docs/multi_gpu.md`), each
@@ -864,6 +870,35 @@ mod tests {
             new_episodes >= 4,
             "20-step episodes end and are replaced ({new_episodes})"
         );
+    }
+
+    /// Streams of a synthetic env (episodes of one fixed length) start at different frames of
+    /// their first episode, so they do not all reset on the same batch; without streams a
+    /// synthetic clip starts at its reset.
+    #[test]
+    fn synthetic_streams_start_spread_over_an_episode() {
+        let mut exp = crate::config::load_experiment("smoke").unwrap();
+        exp.env.scattered_shapes.as_mut().unwrap().episode_length = 64;
+        let mut cfg = exp.run_config("smoke").unwrap();
+        cfg.train.batch_size = 8;
+        cfg.train.rollout_envs = 8;
+        let spec = ClipSpec::new(8, 4, None);
+        let starts = |streams: bool| -> Vec<u64> {
+            let mut c = cfg.clone();
+            c.train.streams = streams;
+            let mut source =
+                rollout_source(&exp, &c, crate::env::synthetic::Split::Train, 0, false).unwrap();
+            let batch = source.next_batch(&spec, &mut SeededRng::new(3)).unwrap();
+            match batch.positions {
+                Some(p) => p.iter().map(|p| p.start).collect(),
+                None => vec![0; 8],
+            }
+        };
+        let spread = starts(true);
+        assert!(spread.iter().all(|&s| s < 64), "{spread:?}");
+        let distinct: std::collections::BTreeSet<_> = spread.iter().collect();
+        assert!(distinct.len() >= 4, "streams start in lockstep: {spread:?}");
+        assert_eq!(starts(false), vec![0; 8]);
     }
 
     /// Only an env's first episode is warmed up: its first clip starts up to `max_warmup_steps`
