@@ -641,8 +641,8 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
     })
 }
 
-/// `(B, N, 1)`: 1 for a present object (`present` `(B, N, 1)` of 0 / 1) that overlaps an
-/// older present object of its set (a lower id, IoU ≥ [`DUPLICATE_IOU`]), else 0.
+/// `(B, N, 1)`: 1 for an object that overlaps an older present object of its set (a lower id,
+/// IoU ≥ [`DUPLICATE_IOU`]; `present` `(B, N, 1)` of 0 / 1), else 0.
 fn newer_duplicates(objects: &Objects, present: &Tensor) -> Result<Tensor> {
     let (b, n) = objects.dims()?;
     let ids: Vec<i64> = objects.ids.iter().map(|&id| id as i64).collect();
@@ -650,9 +650,9 @@ fn newer_duplicates(objects: &Objects, present: &Tensor) -> Result<Tensor> {
     // (B, N, N): 1 where object j (dim 2) has a lower id than object i (dim 1).
     let older = ids.transpose(1, 2)?.broadcast_lt(&ids)?;
     let older = older.to_dtype(present.dtype())?;
-    // j must be present, and so must i.
+    // Only a present j outranks (an absent i is dropped by its own presence anyway).
     let outranked = older.broadcast_mul(&present.transpose(1, 2)?)?;
-    overlapping_any(&objects.where_, &outranked, DUPLICATE_IOU)?.broadcast_mul(present)
+    overlapping_any(&objects.where_, &outranked, DUPLICATE_IOU)
 }
 
 #[cfg(test)]
