@@ -13,6 +13,8 @@
 # Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
 #   parts a previous call brought back, carried; default runs/back), then TARBALL; else the run
 #   starts from scratch.
+# KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/, left on the
+#   device: score them in a later call while the machine is still warm).
 # WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
 #   brought back so resumes with Adam afresh). The whole tree plus carry must stay under the device's
 #   64 MiB: a run with Adam is ~3x its weights.
@@ -43,6 +45,7 @@ for spec in "$@"; do
   elif [ -d "/tmp/r/$name/checkpoint" ] && [ ! -f "/tmp/r/$name/checkpoint/optimizer.safetensors" ]; then
     branch_args=(--reset-optimizer) # brought back weights-only (WEIGHTS_ONLY): Adam afresh
   fi
+  [ -n "${KEEP_EVERY:-}" ] && branch_args+=(--keep-every "$KEEP_EVERY")
   (
     silot train --config "$config" --out "/tmp/r/$name" --device cuda --time-limit "$LIMIT" \
       ${branch_args[@]+"${branch_args[@]}"}
