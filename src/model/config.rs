@@ -710,6 +710,12 @@ pub struct TrainConfig {
     /// independent clips); not written to saved configs when false.
     #[serde(skip_serializing_if = "is_zero")]
     pub streams: bool,
+    /// With [`streams`](Self::streams): how the objects a clip ended with carry into the next
+    /// clip ([`PresenceCarry`], as `model.eval_presence_carry` at inference). Default `"binary"`
+    /// (every streams run so far); `"dedup"` trains on the carried sets inference makes by
+    /// default. Not written to saved configs when `"binary"`.
+    #[serde(skip_serializing_if = "is_binary")]
+    pub streams_carry: PresenceCarry,
     /// Weight β of every KL term (static, learned-prior, presence and count prior) in the
     /// training loss `reconstruction + β·KL`; the logged terms and totals stay unweighted.
     /// Default 1 (the reference's ELBO). Not in the reference: below 1 an object is cheaper
@@ -735,6 +741,10 @@ fn is_default_val_prior_from(n: &usize) -> bool {
 
 fn is_default_rollout_envs(n: &usize) -> bool {
     *n == DEFAULT_ROLLOUT_ENVS
+}
+
+fn is_binary(c: &PresenceCarry) -> bool {
+    *c == PresenceCarry::Binary
 }
 
 fn is_one(v: &f64) -> bool {
@@ -784,6 +794,7 @@ impl Default for TrainConfig {
             val_seed: 0,
             train_only: Vec::new(),
             streams: false,
+            streams_carry: PresenceCarry::Binary,
             kl_beta: 1.0,
         }
     }
@@ -814,6 +825,12 @@ impl TrainConfig {
             if v == 0 {
                 return Err(bad(k, "must be >= 1".into()));
             }
+        }
+        if !self.streams && self.streams_carry != PresenceCarry::Binary {
+            return Err(bad(
+                "streams_carry",
+                "only applies to training on streams: set streams = true, or leave it out".into(),
+            ));
         }
         if self.streams && self.rollout_envs < self.batch_size {
             return Err(bad(
@@ -1030,6 +1047,34 @@ mod tests {
             let e = RunConfig::from_toml(&text, "x").unwrap_err().to_string();
             assert!(e.contains("kl_beta") && e.contains("> 0"), "{e}");
         }
+    }
+
+    #[test]
+    fn streams_carry_defaults_to_binary_and_is_written_only_when_set() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.train.streams_carry, PresenceCarry::Binary);
+        // Configs saved before the key resume unchanged.
+        assert!(!cfg.to_toml().unwrap().contains("streams_carry"));
+        let e = RunConfig::from_toml("[train]\nstreams_carry = \"dedup\"\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("streams_carry") && e.contains("streams = true"),
+            "{e}"
+        );
+        let cfg = RunConfig::from_toml(
+            "[train]\nstreams = true\nrollout_envs = 16\nstreams_carry = \"dedup\"\n",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(cfg.train.streams_carry, PresenceCarry::Dedup);
+        let text = cfg.to_toml().unwrap();
+        assert!(text.contains("streams_carry = \"dedup\""), "{text}");
+        assert_eq!(RunConfig::from_toml(&text, "x").unwrap(), cfg);
+        let e = RunConfig::from_toml("[train]\nstreams_carry = \"twice\"\n", "x")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("twice") && e.contains("dedup"), "{e}");
     }
 
     #[test]

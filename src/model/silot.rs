@@ -246,14 +246,16 @@ impl Silot {
 
     /// The state a training clip starts from on a stream (`train.streams`, docs/streams.md):
     /// stream `b` with `continues[b]` starts from the objects `carried` ended its previous clip
-    /// with, detached (gradients stay within a clip) and with presence decided as at inference
-    /// ([`PresenceCarry::Binary`]); the others start from `fresh`, the clip's
+    /// with, detached (gradients stay within a clip) and with presence decided by `carry` as at
+    /// inference (`train.streams_carry`, default [`PresenceCarry::Binary`]); the others start
+    /// from `fresh`, the clip's
     /// [`Silot::initial_state`], whose crop offsets every stream keeps.
     pub fn continue_streams(
         &self,
         fresh: CarriedState,
         carried: &CarriedState,
         continues: &[bool],
+        carry: PresenceCarry,
     ) -> Result<CarriedState> {
         let (b, k) = fresh.objects.dims()?;
         if carried.objects.dims()? != (b, k) || continues.len() != b {
@@ -267,7 +269,7 @@ impl Silot {
         if !continues.contains(&true) {
             return Ok(fresh);
         }
-        let decided = decide_presence(&carried.objects.detach(), PresenceCarry::Binary)?;
+        let decided = decide_presence(&carried.objects.detach(), carry)?;
         let dtype = fresh.objects.pres.dtype();
         let dev = fresh.objects.pres.device();
         let flags: Vec<f32> = continues.iter().map(|&c| f32::from(u8::from(c))).collect();
@@ -762,10 +764,26 @@ mod tests {
         carried.next_id = vec![4, 7];
         carried.t = 8;
         let c = model
-            .continue_streams(fresh.clone(), &carried, &[true, false])
+            .continue_streams(
+                fresh.clone(),
+                &carried,
+                &[true, false],
+                PresenceCarry::Binary,
+            )
             .unwrap();
         let pres: Vec<f32> = c.objects.pres.flatten_all().unwrap().to_vec1().unwrap();
         assert_eq!(pres, vec![1.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+        // `dedup`: objects 0 and 2 of stream 0 share one box, and only the older (id 1) carries.
+        let d = model
+            .continue_streams(
+                fresh.clone(),
+                &carried,
+                &[true, false],
+                PresenceCarry::Dedup,
+            )
+            .unwrap();
+        let pres: Vec<f32> = d.objects.pres.flatten_all().unwrap().to_vec1().unwrap();
+        assert_eq!(pres, vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let w: Vec<f32> = c.objects.where_.flatten_all().unwrap().to_vec1().unwrap();
         // Stream 0: its present objects keep their boxes, the gone tracked one is emptied;
         // stream 1: the null set.
@@ -785,15 +803,20 @@ mod tests {
         let f: Vec<f32> = fresh.offset.flatten_all().unwrap().to_vec1().unwrap();
         assert_eq!(o, f);
         let all = model
-            .continue_streams(fresh.clone(), &carried, &[true, true])
+            .continue_streams(
+                fresh.clone(),
+                &carried,
+                &[true, true],
+                PresenceCarry::Binary,
+            )
             .unwrap();
         assert_eq!((all.t, all.next_id.clone()), (8, vec![4, 7]));
         let none = model
-            .continue_streams(fresh, &carried, &[false, false])
+            .continue_streams(fresh, &carried, &[false, false], PresenceCarry::Binary)
             .unwrap();
         assert_eq!(none.objects.ids, vec![0; 6]);
         assert!(model
-            .continue_streams(none.clone(), &carried, &[true])
+            .continue_streams(none.clone(), &carried, &[true], PresenceCarry::Binary)
             .is_err());
     }
 }

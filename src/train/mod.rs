@@ -366,7 +366,10 @@ impl Trainer {
                 .initial_state(b, self.cfg.model.n_objects, Some(offsets), &self.device)?;
         let continues = self.continues(positions);
         let mut state = match (&continues, &self.stream_carry) {
-            (Some(c), Some((carried, _))) => self.model.continue_streams(fresh, carried, c)?,
+            (Some(c), Some((carried, _))) => {
+                let carry = self.cfg.train.streams_carry;
+                self.model.continue_streams(fresh, carried, c, carry)?
+            }
             _ => fresh,
         };
         let continued_here = continues
