@@ -1272,6 +1272,64 @@ fn full_frame_validation_measures_uncropped_clips_and_leaves_training_alone() {
 }
 
 #[test]
+fn the_streams_check_logs_what_the_objects_do_and_leaves_training_alone() {
+    // `train.val_streams` adds a `stream` object (label-free: objects counted at the start and
+    // the end of streams of the validation split run through the wrapper, identities born,
+    // overlapping pairs) to each `val` line and changes nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
+    let run = |streams: u32| -> Vec<serde_json::Value> {
+        let cfg = dir.path().join(format!("s{streams}.toml"));
+        std::fs::write(
+            &cfg,
+            format!(
+                "base = {smoke:?}\n[train]\neval_every = 4\nval_streams = {streams}\n\
+                 val_stream_frames = 20\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join(format!("run{streams}"));
+        silot_ok(&[
+            "train",
+            "--config",
+            arg(&cfg),
+            "--out",
+            arg(&out),
+            "--steps",
+            "8",
+        ]);
+        std::fs::read_to_string(out.join("metrics.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let (plain, checked) = (run(0), run(2));
+    let vals: Vec<&serde_json::Value> = checked.iter().filter(|r| r["kind"] == "val").collect();
+    assert_eq!(vals.len(), 2);
+    for v in &vals {
+        let st = &v["stream"];
+        assert_eq!(st["frames"], 20, "{v}");
+        for key in [
+            "objects_first",
+            "objects_last",
+            "births_per_frame",
+            "overlapping_pairs_per_frame",
+        ] {
+            let x = st[key]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no stream.{key}: {v}"));
+            assert!(x.is_finite() && x >= 0.0, "{key} {x}");
+        }
+    }
+    assert!(plain.iter().all(|r| r.get("stream").is_none()));
+    let losses = |recs: &[serde_json::Value]| -> Vec<f64> {
+        recs.iter().map(|r| r["total"].as_f64().unwrap()).collect()
+    };
+    assert_eq!(losses(&plain), losses(&checked));
+}
+
+#[test]
 fn several_seeds_train_at_once_each_as_alone() {
     // `--seed 1,2` trains one run per seed on its own thread, in OUT/s1 and OUT/s2; each run is
     // the one `--seed N` alone gives (records equal, validation included), and the same command

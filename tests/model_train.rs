@@ -497,6 +497,7 @@ impl train::Validator for Plateau {
             objects: None,
             full_frame: None,
             mota: None,
+            stream: None,
         })
     }
 }

@@ -639,6 +639,18 @@ pub struct TrainConfig {
     /// [`ObjectStats`]: crate::train::ObjectStats
     #[serde(skip_serializing_if = "is_zero")]
     pub val_full_frames: usize,
+    /// Streams of the label-free streams check (`crate::train::StreamCheck`, docs/streams.md):
+    /// every validation also runs the current model on this many envs of the validation split
+    /// for [`val_stream_frames`](Self::val_stream_frames) frames through the object-centric
+    /// wrapper and logs the objects counted in the first and last tenth of the frames, the
+    /// identities born per frame and the overlapping pairs (`stream` on validation lines).
+    /// Default 0 (off); not written to saved configs when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub val_streams: usize,
+    /// Frames of each stream of the streams check (at least 10). Default 300; not written to
+    /// saved configs when 300.
+    #[serde(skip_serializing_if = "is_default_val_stream_frames")]
+    pub val_stream_frames: usize,
     /// Stopping criterion ([`StopCriterion`]). Default `"reconstruction_loss"`.
     pub stop_criterion: StopCriterion,
     /// Under `stop_criterion = "mota"`: the frame `T` from which the prior MOTA runs the learned
@@ -735,6 +747,13 @@ pub const DEFAULT_VAL_PRIOR_FROM: usize = 3;
 /// `crate::eval_protocol::EVAL_FRAMES`): [`TrainConfig::val_prior_from`] must be below it.
 pub const MOTA_CLIP_FRAMES: usize = 8;
 
+/// [`TrainConfig::val_stream_frames`]'s default.
+pub const DEFAULT_VAL_STREAM_FRAMES: usize = 300;
+
+fn is_default_val_stream_frames(n: &usize) -> bool {
+    *n == DEFAULT_VAL_STREAM_FRAMES
+}
+
 fn is_default_val_prior_from(n: &usize) -> bool {
     *n == DEFAULT_VAL_PRIOR_FROM
 }
@@ -775,6 +794,8 @@ impl Default for TrainConfig {
             eval_every: 5000,
             n_val: 128,
             val_full_frames: 0,
+            val_streams: 0,
+            val_stream_frames: DEFAULT_VAL_STREAM_FRAMES,
             stop_criterion: StopCriterion::ReconstructionLoss,
             val_prior_from: DEFAULT_VAL_PRIOR_FROM,
             steps: 1_000_000,
@@ -825,6 +846,16 @@ impl TrainConfig {
             if v == 0 {
                 return Err(bad(k, "must be >= 1".into()));
             }
+        }
+        if self.val_streams > 0 && self.val_stream_frames < 10 {
+            return Err(bad(
+                "val_stream_frames",
+                format!(
+                    "is {}: the streams check compares the first and last tenth of its frames, \
+                     so it needs at least 10",
+                    self.val_stream_frames
+                ),
+            ));
         }
         if !self.streams && self.streams_carry != PresenceCarry::Binary {
             return Err(bad(

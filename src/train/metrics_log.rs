@@ -62,6 +62,9 @@ pub struct MetricsRecord {
     /// frame `train.val_prior_from` on (`score = -(mota + prior_mota)`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior_mota: Option<f64>,
+    /// The label-free streams check of a validation line (`train.val_streams`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<super::StreamCheck>,
     /// Every loss term.
     #[serde(flatten)]
     pub loss: LossBreakdown,
@@ -165,6 +168,7 @@ mod tests {
             score: Some(3.0),
             mota: None,
             prior_mota: None,
+            stream: None,
             loss: LossBreakdown::default(),
         }
     }

@@ -30,11 +30,13 @@ mod mota;
 mod runner;
 pub mod schedule;
 pub mod source;
+mod stream_check;
 mod validation;
 
 pub use averaging::{average_checkpoints, AveragedInput};
 pub use mota::{mota_val_seed, MotaValidator, MOTA_VAL_SEED_BASE};
 pub use runner::{run, run_replica, run_with_validator, TrainOptions, TrainSummary};
+pub use stream_check::{StreamCheck, StreamChecker, StreamSums, WithStreamCheck};
 use validation::ObjectSums;
 pub use validation::{
     validator_for, BoxedValidator, LossValidator, MotaScores, ObjectStats, Validation, Validator,

@@ -449,6 +449,7 @@ fn train_record(
         score: None,
         mota: None,
         prior_mota: None,
+        stream: None,
         loss: stats.loss,
     }
 }
@@ -483,6 +484,7 @@ fn validate_and_judge(
         score: Some(v.score),
         mota: v.mota.map(|m| m.mota),
         prior_mota: v.mota.map(|m| m.prior_mota),
+        stream: v.stream,
         loss: v.loss,
     })?;
     let verdict = trainer.progress.early.observe(p.stage_step, v.score);

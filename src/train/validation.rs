@@ -2,7 +2,8 @@
 //! best-checkpoint selection; [`LossValidator`] is the loss-based one [`super::run`] uses, and it
 //! also reports [`ObjectStats`], label-free statistics of the objects the model finds.
 //! [`super::MotaValidator`] is the label-using one of the synthetic envs
-//! (`stop_criterion = "mota"`); [`validator_for`] builds the one a config asks for.
+//! (`stop_criterion = "mota"`); [`validator_for`] builds the one a config asks for, with
+//! [`super::WithStreamCheck`]'s label-free streams check when `train.val_streams` is on.
 
 use candle_core::{DType, Tensor};
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,8 @@ pub struct Validation {
     /// MOTA on labelled validation clips, if the validator measures it
     /// ([`super::MotaValidator`]).
     pub mota: Option<MotaScores>,
+    /// The label-free streams check, if on (`train.val_streams`, [`super::WithStreamCheck`]).
+    pub stream: Option<super::StreamCheck>,
 }
 
 /// What [`super::MotaValidator`] measured on its labelled clips.
@@ -102,6 +105,7 @@ impl LossValidator {
             objects: Some(objects),
             full_frame,
             mota: None,
+            stream: None,
         })
     }
 }
@@ -140,9 +144,13 @@ pub fn validator_for(
     loss_source: &mut dyn ClipSource,
 ) -> Result<BoxedValidator> {
     let loss = LossValidator::from_source(cfg, loss_source)?;
-    Ok(match cfg.train.stop_criterion {
+    let v: BoxedValidator = match cfg.train.stop_criterion {
         StopCriterion::Mota => Box::new(super::MotaValidator::new(exp, cfg, loss)?),
         StopCriterion::ReconstructionLoss | StopCriterion::TotalLoss => Box::new(loss),
+    };
+    Ok(match super::StreamChecker::new(exp, cfg) {
+        Some(checker) => Box::new(super::WithStreamCheck::new(v, checker)),
+        None => v,
     })
 }
 
