@@ -7,7 +7,10 @@
 //! terms, the validation loss (early-stopping score), objects per frame, box sizes and
 //! overlapping pairs (the label-free presence statistics of validation lines, on crops and on
 //! full frames), and for a run validated by MOTA (`stop_criterion = "mota"`) a seventh: validation
-//! MOTA and prior MOTA (its score, `-(mota + prior_mota)`, then left out of the loss panel). Raw training values are drawn faint with a running mean over them. Drawn with
+//! MOTA and prior MOTA (its score, `-(mota + prior_mota)`, then left out of the loss panel); for
+//! a run with the streams check (`train.val_streams`) one more: objects counted at the start and
+//! end of its streams, identities born and overlapping pairs per frame. Raw training values are
+//! drawn faint with a running mean over them. Drawn with
 //! the `image` crate and a built-in 5×7 font: no plotting library, no font files.
 
 use std::path::{Path, PathBuf};
@@ -121,9 +124,10 @@ struct Panel {
     series: &'static [(&'static str, &'static str, &'static str)],
 }
 
-/// The panels of a run's curves; the last ([`MOTA_PANEL`]) only for runs that log validation
-/// MOTA (`stop_criterion = "mota"`).
-const PANELS: [Panel; 7] = [
+/// The panels of a run's curves; the last two only for runs that log what they draw:
+/// [`MOTA_PANEL`] validation MOTA (`stop_criterion = "mota"`), [`STREAM_PANEL`] the streams
+/// check (`train.val_streams`).
+const PANELS: [Panel; 8] = [
     Panel {
         title: "training loss (negative ELBO)",
         series: &[
@@ -180,11 +184,27 @@ const PANELS: [Panel; 7] = [
         title: "validation MOTA (stop_criterion = mota)",
         series: &[("mota", "val", "mota"), ("prior mota", "val", "prior_mota")],
     },
+    Panel {
+        title: "streams check (val_streams), per frame",
+        series: &[
+            ("objects first tenth", "val", "stream.objects_first"),
+            ("objects last tenth", "val", "stream.objects_last"),
+            ("births", "val", "stream.births_per_frame"),
+            (
+                "overlapping pairs",
+                "val",
+                "stream.overlapping_pairs_per_frame",
+            ),
+        ],
+    },
 ];
 
 /// Index in [`PANELS`] of the validation-MOTA panel, drawn only when the run logs it; the
 /// validation panel then leaves out its `score` (`-(mota + prior_mota)`, not a loss).
 const MOTA_PANEL: usize = 6;
+
+/// Index in [`PANELS`] of the streams-check panel, drawn only when the run logs it.
+const STREAM_PANEL: usize = 7;
 
 /// Reads `metrics` (JSON lines) and writes the curves to `out`; returns the number of lines
 /// read. Lines that do not parse (a line cut short by a crash) are skipped.
@@ -476,11 +496,17 @@ fn smooth(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
 
 fn draw(lines: &[Value]) -> RgbImage {
     let has_mota = !series(lines, "val", "mota").is_empty();
-    let panels = if has_mota {
-        &PANELS[..]
-    } else {
-        &PANELS[..MOTA_PANEL]
-    };
+    let has_stream = !series(lines, "val", "stream.objects_first").is_empty();
+    let panels: Vec<&Panel> = PANELS
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| match i {
+            MOTA_PANEL => has_mota,
+            STREAM_PANEL => has_stream,
+            _ => true,
+        })
+        .map(|(_, p)| p)
+        .collect();
     let rows = (panels.len() as u32).div_ceil(COLS);
     let mut img = RgbImage::from_pixel(WIDTH, PANEL_H * rows, Rgb([255, 255, 255]));
     let steps: Vec<f64> = lines
@@ -959,7 +985,7 @@ mod tests {
             .collect();
         let img = draw(&lines);
         assert_eq!(img.dimensions(), (WIDTH, PANEL_H * 4));
-        for i in 0..PANELS.len() as u32 {
+        for i in 0..=MOTA_PANEL as u32 {
             assert!(coloured_in_panel(&img, i) > 20, "panel {i}");
         }
         // The validation panel's range is the losses' (600..837), not stretched down to the
@@ -974,6 +1000,31 @@ mod tests {
         );
         // Without MOTA the score is drawn among the losses (six panels, three rows).
         assert_eq!(draw(&lines[..2]).dimensions(), (WIDTH, PANEL_H * 3));
+    }
+
+    #[test]
+    fn a_run_with_the_streams_check_gets_its_panel() {
+        let val = |step: u32, first: f64, last: f64| {
+            format!(
+                r#"{{"kind":"val","step":{step},"stage":0,"stage_step":{step},"lr":0.0001,"n_frames":8,"grad_norm":0.0,"count_prior_log_odds":9.2,"time_s":2.5,"objects_per_frame":3.5,"box_height_px":10.0,"box_width_px":8.0,"overlapping_pairs_per_frame":0.25,"score":800.0,"stream":{{"frames":300,"objects_first":{first},"objects_last":{last},"births_per_frame":0.4,"overlapping_pairs_per_frame":0.1}},"reconstruction":800.0,"prop_kl":2.0,"disc_kl":25.0,"learned_kl":3.5,"learned_pres_kl":0.4,"count_prior_kl":6.0,"total":837.0}}"#
+            )
+        };
+        let train = METRICS.lines().take(2).collect::<Vec<_>>().join("\n");
+        let text = format!("{train}\n{}\n{}\n", val(10, 5.0, 2.0), val(20, 5.5, 4.5));
+        let lines: Vec<Value> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect();
+        assert_eq!(
+            series(&lines, "val", "stream.objects_last"),
+            vec![(10.0, 2.0), (20.0, 4.5)]
+        );
+        // Six panels, then the streams check's as the seventh (no MOTA panel): four rows.
+        let img = draw(&lines);
+        assert_eq!(img.dimensions(), (WIDTH, PANEL_H * 4));
+        for i in 0..7 {
+            assert!(coloured_in_panel(&img, i) > 20, "panel {i}");
+        }
     }
 
     /// A per-count report of `tracker` whose MOTA falls linearly with the count; with
