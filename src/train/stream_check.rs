@@ -147,7 +147,6 @@ fn iou(a: &[f32], b: &[f32]) -> f32 {
 #[derive(Debug, Clone)]
 pub struct StreamChecker {
     env: EnvSection,
-    cfg: RunConfig,
     streams: usize,
     frames: usize,
     seed: u64,
@@ -160,7 +159,6 @@ impl StreamChecker {
         let t = &cfg.train;
         (t.val_streams > 0).then(|| Self {
             env: exp.env.clone(),
-            cfg: cfg.clone(),
             streams: t.val_streams,
             frames: t.val_stream_frames,
             seed: mix_seed(t.val_seed, STREAM_CHECK_SEED),
@@ -172,7 +170,7 @@ impl StreamChecker {
         let encoder = ObjectEncoder::from_model(
             trainer.model.clone(),
             trainer.varmap.clone(),
-            self.cfg.clone(),
+            trainer.cfg.clone(),
             trainer.device(),
             self.seed,
         );
