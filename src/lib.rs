@@ -19,13 +19,14 @@
 //! - [`checkpoint`]: the checkpoint format (atomic sets, the env record), for the trainer and the
 //!   trained-model loaders alike.
 //! - [`config`]: experiment files; [`trained`]: trained models from run directories and SILOT as a
-//!   tracker; [`eval_protocol`]: the evaluation clips; [`train`]: Adam, curriculum and early
-//!   stopping, clip sources, the training loop; [`pretrain`]: training recipes run end to end
-//!   (seeds, choices, phases, the product; `silot pretrain`).
+//!   tracker; [`eval_protocol`]: the evaluation clips.
 //! - [`wrapper`]: the object-centric wrapper — envs whose observations come out of a trained
 //!   SILOT encoder as fixed-K object sets; [`models`]: the shipped encoders, found by name.
 //! - [`streams`]: envs run for whole episodes through the wrapper, with ground truth (stream
-//!   evaluation); [`viz`]: tracking pictures; [`cli`]: the `silot` binary.
+//!   evaluation); [`viz`]: tracking pictures.
+//! - [`train`]: Adam, curriculum and early stopping, clip sources, the training loop (its
+//!   streams check runs the model through the wrapper); [`pretrain`]: training recipes run end to
+//!   end (seeds, choices, phases, the product; `silot pretrain`); [`cli`]: the `silot` binary.
 
 pub mod baseline;
 pub mod checkpoint;

@@ -66,44 +66,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "baseline", "config", "data", "env", "error", "seed", "track", "util",
         ],
     ),
-    // The trainer; its `mota` validation scores the model as `silot eval` does (the evaluation
-    // protocol's labelled clips, the trained-model tracker).
-    (
-        "train",
-        &[
-            "checkpoint",
-            "config",
-            "data",
-            "env",
-            "error",
-            "eval",
-            "eval_protocol",
-            "model",
-            "nn",
-            "rng",
-            "seed",
-            "track",
-            "trained",
-            "util",
-        ],
-    ),
-    // Training recipes run end to end: above the trainer and the trained-model loaders.
-    (
-        "pretrain",
-        &[
-            "checkpoint",
-            "config",
-            "env",
-            "error",
-            "eval",
-            "eval_protocol",
-            "model",
-            "track",
-            "train",
-            "trained",
-            "util",
-        ],
-    ),
     // The object-centric wrapper, stream evaluation, pictures.
     (
         "wrapper",
@@ -139,6 +101,47 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "trained",
             "util",
             "wrapper",
+        ],
+    ),
+    // The trainer; its `mota` validation scores the model as `silot eval` does (the evaluation
+    // protocol's labelled clips, the trained-model tracker), and its streams check
+    // (`train.val_streams`) runs the model through the wrapper as `silot observe` does.
+    (
+        "train",
+        &[
+            "checkpoint",
+            "config",
+            "data",
+            "env",
+            "error",
+            "eval",
+            "eval_protocol",
+            "model",
+            "nn",
+            "rng",
+            "seed",
+            "streams",
+            "track",
+            "trained",
+            "util",
+            "wrapper",
+        ],
+    ),
+    // Training recipes run end to end: above the trainer and the trained-model loaders.
+    (
+        "pretrain",
+        &[
+            "checkpoint",
+            "config",
+            "env",
+            "error",
+            "eval",
+            "eval_protocol",
+            "model",
+            "track",
+            "train",
+            "trained",
+            "util",
         ],
     ),
 ];
