@@ -11,7 +11,6 @@
 //! `train.val_seed`), and the check draws nothing from the training's random streams: a run
 //! trains the same weights with the check on or off.
 
-use ndarray::s;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{EnvSection, ExperimentConfig};
@@ -19,9 +18,11 @@ use crate::env::synthetic::Split;
 use crate::env::vector::VectorEnv;
 use crate::env::{registry, Env};
 use crate::error::{Error, Result};
+use crate::eval::{overlapping_pairs, BBox};
 use crate::model::config::RunConfig;
 use crate::seed::mix_seed;
-use crate::streams::{env_threads, RandomPolicy};
+use crate::streams::{env_threads, tracked_objects, RandomPolicy};
+use crate::track::TrackedObject;
 use crate::wrapper::{ObjectBatch, ObjectCentricVecEnv, ObjectEncoder};
 
 use super::validation::{BoxedValidator, Validation, Validator};
@@ -32,7 +33,7 @@ const STREAM_CHECK_SEED: u64 = 0x5354_5245_414d; // "STREAM"
 
 /// IoU at or above which two counted objects of one frame are an overlapping pair (as
 /// [`super::ObjectStats::overlapping_pairs_per_frame`] and `silot eval`).
-const OVERLAP_IOU: f32 = 0.5;
+const OVERLAP_IOU: f64 = 0.5;
 
 /// What the objects did over the check's streams (all label-free; "counted": presence > 0.5,
 /// what the count error counts).
@@ -64,7 +65,9 @@ pub struct StreamSums {
     last: f64,
     births: f64,
     pairs: f64,
-    frame_count: f64,
+    /// One stream's counted boxes of the frame, and [`overlapping_pairs`]' scratch.
+    boxes: Vec<BBox>,
+    scratch: Vec<usize>,
 }
 
 impl StreamSums {
@@ -79,15 +82,18 @@ impl StreamSums {
             last: 0.0,
             births: 0.0,
             pairs: 0.0,
-            frame_count: 0.0,
+            boxes: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
     /// Add the wrapper's objects of the next frame of every stream.
     pub fn push(&mut self, objects: &ObjectBatch) {
-        let (b, k) = objects.pres.dim();
-        for (s, last) in self.last_ids.iter_mut().enumerate().take(b) {
-            let counted: Vec<usize> = (0..k).filter(|&j| objects.pres[[s, j]] > 0.5).collect();
+        for (s, last) in self.last_ids.iter_mut().enumerate() {
+            let counted: Vec<TrackedObject> = tracked_objects(objects, s)
+                .into_iter()
+                .filter(|o| o.score > 0.5)
+                .collect();
             let n = counted.len() as f64;
             if self.t < self.window {
                 self.first += n;
@@ -95,21 +101,15 @@ impl StreamSums {
             if self.t + self.window >= self.frames {
                 self.last += n;
             }
-            let ids: Vec<u64> = counted.iter().map(|&j| objects.ids[[s, j]]).collect();
             if self.t > 0 {
-                self.births += ids.iter().filter(|id| !last.contains(id)).count() as f64;
+                self.births += counted.iter().filter(|o| !last.contains(&o.id)).count() as f64;
             }
-            for (i, &a) in counted.iter().enumerate() {
-                for &c in &counted[i + 1..] {
-                    let bx = |j: usize| objects.boxes.slice(s![s, j, ..]).to_vec();
-                    if iou(&bx(a), &bx(c)) >= OVERLAP_IOU {
-                        self.pairs += 1.0;
-                    }
-                }
-            }
-            *last = ids;
+            self.boxes.clear();
+            self.boxes.extend(counted.iter().map(BBox::from));
+            self.pairs += overlapping_pairs(&self.boxes, OVERLAP_IOU, &mut self.scratch) as f64;
+            last.clear();
+            last.extend(counted.iter().map(|o| o.id));
         }
-        self.frame_count += b as f64;
         self.t += 1;
     }
 
@@ -122,24 +122,8 @@ impl StreamSums {
             objects_first: self.first / window,
             objects_last: self.last / window,
             births_per_frame: self.births / ((self.t.max(2) - 1) as f64 * streams),
-            overlapping_pairs_per_frame: self.pairs / self.frame_count.max(1.0),
+            overlapping_pairs_per_frame: self.pairs / (self.t.max(1) as f64 * streams),
         }
-    }
-}
-
-/// IoU of two `top, left, height, width` boxes.
-fn iou(a: &[f32], b: &[f32]) -> f32 {
-    let h = (a[0] + a[2]).min(b[0] + b[2]) - a[0].max(b[0]);
-    let w = (a[1] + a[3]).min(b[1] + b[3]) - a[1].max(b[1]);
-    if h <= 0.0 || w <= 0.0 {
-        return 0.0;
-    }
-    let inter = h * w;
-    let union = a[2] * a[3] + b[2] * b[3] - inter;
-    if union > 0.0 {
-        inter / union
-    } else {
-        0.0
     }
 }
 
@@ -251,9 +235,10 @@ mod tests {
     fn stream_sums_count_first_and_last_births_and_pairs() {
         let a = [0.0, 0.0, 10.0, 10.0];
         let far = [30.0, 30.0, 10.0, 10.0];
-        let near_a = [1.0, 0.0, 10.0, 10.0]; // IoU with `a`: 90 / 110 = 0.82
-                                             // 20 frames: window 2. Frames 0-1: ids 1 and 2 counted (2 per frame); frame 2: id 2 is
-                                             // gone (presence 0.4) and id 3 is born on top of id 1; frames 3..: id 4 alone.
+        // IoU of `near_a` with `a`: 90 / 110 = 0.82.
+        let near_a = [1.0, 0.0, 10.0, 10.0];
+        // 20 frames: window 2. Frames 0-1: ids 1 and 2 counted (2 per frame); frame 2: id 2 is
+        // gone (presence 0.4) and id 3 is born on top of id 1; frames 3..: id 4 alone.
         let mut sums = StreamSums::new(1, 20);
         for _ in 0..2 {
             sums.push(&batch(&[(1, 0.9, a), (2, 0.8, far)]));
@@ -270,12 +255,5 @@ mod tests {
         assert!((c.births_per_frame - 2.0 / 19.0).abs() < 1e-12);
         // One overlapping pair (ids 1 and 3) in one of 20 frames.
         assert!((c.overlapping_pairs_per_frame - 1.0 / 20.0).abs() < 1e-12);
-    }
-
-    #[test]
-    fn iou_of_known_boxes() {
-        assert_eq!(iou(&[0.0, 0.0, 2.0, 2.0], &[0.0, 0.0, 2.0, 2.0]), 1.0);
-        assert_eq!(iou(&[0.0, 0.0, 2.0, 2.0], &[1.0, 0.0, 2.0, 2.0]), 2.0 / 6.0);
-        assert_eq!(iou(&[0.0, 0.0, 2.0, 2.0], &[2.0, 0.0, 2.0, 2.0]), 0.0);
     }
 }
