@@ -1215,38 +1215,44 @@ fn validation_frequency_does_not_change_training() {
     assert_eq!(often, rarely);
 }
 
+/// `silot train --steps 8` on the smoke env with `extra` (TOML sections) laid over it, in
+/// `dir/NAME`; its `metrics.jsonl` lines.
+fn smoke_train_metrics(dir: &Path, name: &str, extra: &str) -> Vec<serde_json::Value> {
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
+    let cfg = dir.join(format!("{name}.toml"));
+    std::fs::write(&cfg, format!("base = {smoke:?}\n{extra}")).unwrap();
+    let out = dir.join(name);
+    silot_ok(&[
+        "train",
+        "--config",
+        arg(&cfg),
+        "--out",
+        arg(&out),
+        "--steps",
+        "8",
+    ]);
+    std::fs::read_to_string(out.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn full_frame_validation_measures_uncropped_clips_and_leaves_training_alone() {
     // `train.val_full_frames` adds a `full_frame` object (label-free object statistics on
     // uncropped clips, as `silot eval` runs the model) to each `val` line and changes nothing
     // else: 48x48 frames, 24x24 training crops.
     let dir = tempfile::tempdir().unwrap();
-    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
-    let run = |full: u32| -> Vec<serde_json::Value> {
-        let cfg = dir.path().join(format!("full{full}.toml"));
-        std::fs::write(
-            &cfg,
-            format!(
-                "base = {smoke:?}\n[env.scattered_shapes]\nheight = 48\nwidth = 48\n\
+    let run = |full: u32| {
+        smoke_train_metrics(
+            dir.path(),
+            &format!("full{full}"),
+            &format!(
+                "[env.scattered_shapes]\nheight = 48\nwidth = 48\n\
                  [train]\ncrop = [24, 24]\neval_every = 4\nval_full_frames = {full}\n"
             ),
         )
-        .unwrap();
-        let out = dir.path().join(format!("run{full}"));
-        silot_ok(&[
-            "train",
-            "--config",
-            arg(&cfg),
-            "--out",
-            arg(&out),
-            "--steps",
-            "8",
-        ]);
-        std::fs::read_to_string(out.join("metrics.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
     };
     let (plain, full) = (run(0), run(3));
     let vals: Vec<&serde_json::Value> = full.iter().filter(|r| r["kind"] == "val").collect();
@@ -1277,32 +1283,12 @@ fn the_streams_check_logs_what_the_objects_do_and_leaves_training_alone() {
     // the end of streams of the validation split run through the wrapper, identities born,
     // overlapping pairs) to each `val` line and changes nothing else.
     let dir = tempfile::tempdir().unwrap();
-    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/envs/smoke.toml");
-    let run = |streams: u32| -> Vec<serde_json::Value> {
-        let cfg = dir.path().join(format!("s{streams}.toml"));
-        std::fs::write(
-            &cfg,
-            format!(
-                "base = {smoke:?}\n[train]\neval_every = 4\nval_streams = {streams}\n\
-                 val_stream_frames = 20\n"
-            ),
+    let run = |streams: u32| {
+        smoke_train_metrics(
+            dir.path(),
+            &format!("s{streams}"),
+            &format!("[train]\neval_every = 4\nval_streams = {streams}\nval_stream_frames = 20\n"),
         )
-        .unwrap();
-        let out = dir.path().join(format!("run{streams}"));
-        silot_ok(&[
-            "train",
-            "--config",
-            arg(&cfg),
-            "--out",
-            arg(&out),
-            "--steps",
-            "8",
-        ]);
-        std::fs::read_to_string(out.join("metrics.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
     };
     let (plain, checked) = (run(0), run(2));
     let vals: Vec<&serde_json::Value> = checked.iter().filter(|r| r["kind"] == "val").collect();
