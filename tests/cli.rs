@@ -610,6 +610,65 @@ fn recomputed_overlapping_pairs(detail: &[serde_json::Value]) -> usize {
         .sum()
 }
 
+/// Counted ids (score > 0.5) of each frame not counted at the same clip's frame before, summed
+/// over the frames after each clip's first; and how many such frames.
+fn recomputed_births(detail: &[serde_json::Value]) -> (usize, usize) {
+    let counted = |f: &serde_json::Value| -> Vec<u64> {
+        f["pred"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["score"].as_f64().unwrap() > 0.5)
+            .map(|p| p["id"].as_u64().unwrap())
+            .collect()
+    };
+    let (mut births, mut frames) = (0, 0);
+    for pair in detail.windows(2) {
+        if pair[1]["clip"] == pair[0]["clip"] {
+            let before = counted(&pair[0]);
+            births += counted(&pair[1])
+                .iter()
+                .filter(|id| !before.contains(id))
+                .count();
+            frames += 1;
+        }
+    }
+    (births, frames)
+}
+
+#[test]
+fn eval_reports_identity_births_as_recomputed_from_the_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    silot_ok(&[
+        "eval",
+        "--env",
+        "scattered_shapes",
+        "--tracker",
+        "conncomp",
+        "--clips",
+        "8",
+        "--seed",
+        "3",
+        "--json",
+        arg(&json),
+        "--dump-frames",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let detail = v["frames_detail"].as_array().expect("frames_detail");
+    let (births, frames) = recomputed_births(detail);
+    assert_eq!(frames, 8 * 7);
+    assert!(
+        births > 0,
+        "the case should hold identities born after frame 0"
+    );
+    let got = v["births_per_frame"].as_f64().unwrap();
+    assert!(
+        (got - births as f64 / frames as f64).abs() < 1e-9,
+        "{got} vs {births} births"
+    );
+}
+
 #[test]
 fn eval_reports_overlapping_pairs_as_recomputed_from_the_frames() {
     // Scattered Shapes seed 3, 8 clips: ConnComp's boxes overlap (IoU >= 0.5) once in the 64
@@ -672,6 +731,7 @@ fn eval_writes_recomputable_json_report() {
         "num_gt",
         "num_pred",
         "overlapping_pairs_per_frame",
+        "births_per_frame",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
@@ -1263,6 +1323,7 @@ fn full_frame_validation_measures_uncropped_clips_and_leaves_training_alone() {
             "objects_per_frame",
             "box_width_px",
             "overlapping_pairs_per_frame",
+            "births_per_frame",
         ] {
             let x = ff[key]
                 .as_f64()

@@ -170,14 +170,16 @@ const PANELS: [Panel; 8] = [
         ],
     },
     Panel {
-        title: "overlapping pairs per frame (val, iou > 0.5)",
+        title: "per frame (val): overlapping pairs (iou > 0.5), identity births",
         series: &[
-            ("crops", "val", "overlapping_pairs_per_frame"),
+            ("pairs", "val", "overlapping_pairs_per_frame"),
             (
-                "full frames",
+                "pairs, full frames",
                 "val",
                 "full_frame.overlapping_pairs_per_frame",
             ),
+            ("births", "val", "births_per_frame"),
+            ("births, full frames", "val", "full_frame.births_per_frame"),
         ],
     },
     Panel {

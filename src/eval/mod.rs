@@ -8,6 +8,7 @@
 pub mod ap;
 pub mod assign;
 pub mod bbox;
+pub mod births;
 pub mod count;
 pub mod counts;
 pub mod false_positive;
@@ -18,6 +19,7 @@ pub mod windows;
 pub use ap::{average_precision, ApOptions, ScoredBox};
 pub use assign::assign;
 pub use bbox::{overlapping_pairs, BBox};
+pub use births::births;
 pub use count::ByFrameIndex;
 pub use counts::{frames_from, CountScores, CountsReport, Scores};
 pub use false_positive::FalsePositiveKinds;
@@ -135,9 +137,13 @@ pub fn evaluate(
     let mut details = settings.frames_detail.then(Vec::new);
     let (mut frames, mut num_gt, mut num_pred) = (0, 0, 0);
     let (mut overlapping, mut counted, mut scratch) = (0, Vec::new(), Vec::new());
+    // Identity births: counted ids (score > 0.5) new since the clip's previous frame.
+    let (mut born, mut later_frames) = (0, 0);
+    let (mut counted_ids, mut previous_ids) = (Vec::new(), Vec::new());
     let max_distance = 1.0 - settings.mot_iou_threshold;
     for (c, (pclip, gclip)) in pred.iter().zip(gt).enumerate() {
         acc.start_sequence();
+        previous_ids.clear();
         for (t, (p, g)) in pclip.iter().zip(gclip).enumerate() {
             let objects: Vec<(u64, BBox)> = g.iter().map(|o| (u64::from(o.id), o.into())).collect();
             let mut hyps: Vec<(u64, BBox)> = p
@@ -148,6 +154,13 @@ pub fn evaluate(
             counted.clear();
             counted.extend(p.iter().filter(|o| o.score > 0.5).map(BBox::from));
             overlapping += overlapping_pairs(&counted, 0.5, &mut scratch);
+            counted_ids.clear();
+            counted_ids.extend(p.iter().filter(|o| o.score > 0.5).map(|o| o.id));
+            if t > 0 {
+                born += births(&counted_ids, &previous_ids);
+                later_frames += 1;
+            }
+            std::mem::swap(&mut counted_ids, &mut previous_ids);
             frames += 1;
             num_gt += g.len();
             num_pred += hyps.len();
@@ -198,6 +211,7 @@ pub fn evaluate(
         num_switches: mot.num_switches,
         false_positive_kinds,
         overlapping_pairs_per_frame: overlapping as f64 / frames.max(1) as f64,
+        births_per_frame: born as f64 / later_frames.max(1) as f64,
         env: String::new(),
         preset: None,
         tracker: String::new(),
@@ -350,6 +364,38 @@ mod tests {
             .map(|s| (s.t, s.gt, s.counted))
             .collect();
         assert_eq!(ts, vec![(0, 2.0, 2.0), (1, 2.0, 2.0), (2, 2.0, 2.0)]);
+    }
+
+    /// An object found again under a new identity every frame shows as one birth per frame; a
+    /// followed one, and the first frame of each clip, as none; faint objects do not count.
+    #[test]
+    fn identities_found_again_show_as_births() {
+        let g = vec![vec![vec![gt(0, 0.0, 0.0), gt(1, 10.0, 10.0)]; 3]; 2];
+        // Clip 0: object 0 keeps id 1; object 1 gets a new id at every frame (2, 3, 4). Clip 1:
+        // both followed (ids 1 and 2 again: a new clip starts with no previous frame), plus a
+        // faint object whose id changes every frame.
+        let clip0 = (0..3u64)
+            .map(|t| vec![tr(1, 0.0, 0.0, 0.9), tr(2 + t, 10.0, 10.0, 0.9)])
+            .collect();
+        let clip1 = (0..3u64)
+            .map(|t| {
+                vec![
+                    tr(1, 0.0, 0.0, 0.9),
+                    tr(2, 10.0, 10.0, 0.9),
+                    tr(10 + t, 20.0, 20.0, 0.4),
+                ]
+            })
+            .collect();
+        let r = evaluate(&[clip0, clip1], &g, &EvalSettings::default()).unwrap();
+        // Two births (clip 0, frames 1 and 2) over four frames after a clip's first.
+        assert_eq!(r.births_per_frame, 0.5);
+        assert!(
+            r.table().contains("identity births per frame"),
+            "{}",
+            r.table()
+        );
+        let v: serde_json::Value = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["births_per_frame"], 0.5);
     }
 
     /// A second slot on an object shows as an overlapping pair (and a MOTA false positive);

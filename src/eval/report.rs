@@ -121,6 +121,11 @@ pub struct EvalReport {
     /// (duplicate tracks, MOTA false positives); 0 in reports of older versions.
     #[serde(default)]
     pub overlapping_pairs_per_frame: f64,
+    /// Label-free: counted identities (`score > 0.5`) not counted at the clip's previous frame,
+    /// per frame after a clip's first ([`super::births`]). Near the objects per frame when
+    /// objects are found again under new identities every frame; 0 in reports of older versions.
+    #[serde(default)]
+    pub births_per_frame: f64,
     /// Env id.
     pub env: String,
     /// Preset name, if any.
@@ -217,6 +222,11 @@ impl EvalReport {
             s,
             "overlapping pairs per frame (IoU >= 0.5, score > 0.5; label-free): {:.3}",
             self.overlapping_pairs_per_frame
+        );
+        let _ = writeln!(
+            s,
+            "identity births per frame after a clip's first (score > 0.5; label-free): {:.3}",
+            self.births_per_frame
         );
         let t = &self.thresholds;
         let _ = writeln!(

@@ -201,6 +201,7 @@ mod tests {
             box_height_px: 10.25,
             box_width_px: 9.5,
             overlapping_pairs_per_frame: 0.25,
+            births_per_frame: 0.75,
         };
         let line = serde_json::to_string(&val_record(Some(stats))).unwrap();
         assert!(line.contains("\"objects_per_frame\":41.5"), "{line}");
@@ -212,6 +213,11 @@ mod tests {
         assert_ne!(older, line);
         let back: MetricsRecord = serde_json::from_str(&older).unwrap();
         assert_eq!(back.objects.unwrap().overlapping_pairs_per_frame, 0.0);
+        // ... and before the births, 0 for those.
+        let older = line.replace(",\"births_per_frame\":0.75", "");
+        assert_ne!(older, line);
+        let back: MetricsRecord = serde_json::from_str(&older).unwrap();
+        assert_eq!(back.objects.unwrap().births_per_frame, 0.0);
         // Lines without them (train lines, older logs) read as None.
         let old = serde_json::to_string(&val_record(None)).unwrap();
         assert!(!old.contains("objects_per_frame"), "{old}");
@@ -262,6 +268,7 @@ mod tests {
             box_height_px: 9.0,
             box_width_px: 8.5,
             overlapping_pairs_per_frame: 1.5,
+            births_per_frame: 2.0,
         };
         let rec = MetricsRecord {
             full_frame: Some(stats),

@@ -18,7 +18,7 @@ use crate::env::synthetic::Split;
 use crate::env::vector::VectorEnv;
 use crate::env::{registry, Env};
 use crate::error::{Error, Result};
-use crate::eval::{overlapping_pairs, BBox};
+use crate::eval::{births, overlapping_pairs, BBox};
 use crate::model::config::RunConfig;
 use crate::seed::mix_seed;
 use crate::streams::{env_threads, tracked_objects, RandomPolicy};
@@ -101,14 +101,14 @@ impl StreamSums {
             if self.t + self.window >= self.frames {
                 self.last += n;
             }
+            let ids: Vec<u64> = counted.iter().map(|o| o.id).collect();
             if self.t > 0 {
-                self.births += counted.iter().filter(|o| !last.contains(&o.id)).count() as f64;
+                self.births += births(&ids, last) as f64;
             }
             self.boxes.clear();
             self.boxes.extend(counted.iter().map(BBox::from));
             self.pairs += overlapping_pairs(&self.boxes, OVERLAP_IOU, &mut self.scratch) as f64;
-            last.clear();
-            last.extend(counted.iter().map(|o| o.id));
+            *last = ids;
         }
         self.t += 1;
     }

@@ -9,7 +9,7 @@ use candle_core::{DType, Tensor};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::eval::{overlapping_pairs, BBox};
+use crate::eval::{births, overlapping_pairs, BBox};
 use crate::model::config::{RunConfig, StopCriterion};
 use crate::model::LossBreakdown;
 use crate::rng::SeededRng;
@@ -169,6 +169,12 @@ pub struct ObjectStats {
     /// twice (duplicate tracks) show here while the losses barely move; 0 in older logs.
     #[serde(default)]
     pub overlapping_pairs_per_frame: f64,
+    /// Present identities that were not present at the clip's previous frame, per frame after a
+    /// clip's first ([`births`]): near `objects_per_frame` when the model finds its objects
+    /// again under new identities every frame instead of propagating them (no tracking); 0 in
+    /// older logs.
+    #[serde(default)]
+    pub births_per_frame: f64,
 }
 
 /// Running sums behind [`ObjectStats`].
@@ -180,12 +186,16 @@ pub(super) struct ObjectSums {
     pres_height: f64,
     pres_width: f64,
     overlapping_pairs: f64,
+    births: f64,
+    /// Frames after a clip's first (the frames births are counted on).
+    later_frames: f64,
     boxes: Vec<BBox>,
     scratch: Vec<usize>,
 }
 
 impl ObjectSums {
-    /// Add one clip's per-frame objects (`pres (B, K, 1)`, `where_ (B, K, 4)` in anchor units).
+    /// Add one clip's per-frame objects (`pres (B, K, 1)`, `where_ (B, K, 4)` in anchor units;
+    /// `ids (B·K)` for the births, left out when absent).
     pub(super) fn add(
         &mut self,
         objects: &[crate::model::Objects],
@@ -203,20 +213,29 @@ impl ObjectSums {
         let all = Tensor::cat(&all, 1)?
             .to_dtype(DType::F64)?
             .to_vec3::<f64>()?;
-        for clip in &all {
-            for frame in clip.chunks(k) {
-                self.add_frame(frame, anchor);
+        for (c, clip) in all.iter().enumerate() {
+            let mut previous = Vec::new();
+            for (t, frame) in clip.chunks(k).enumerate() {
+                let ids = objects[t].ids.get(c * k..(c + 1) * k);
+                let present = self.add_frame(frame, ids, anchor);
+                if t > 0 && ids.is_some() {
+                    self.births += births(&present, &previous) as f64;
+                    self.later_frames += 1.0;
+                }
+                previous = present;
             }
         }
         Ok(())
     }
 
-    /// One frame's objects, rows `[pres, yt, xt, ys, xs]`. The overlapping pairs are counted in
-    /// anchor units ([`overlapping_pairs`]; IoU does not change with the axes' scales).
-    fn add_frame(&mut self, frame: &[Vec<f64>], anchor: [f64; 2]) {
+    /// One frame's objects, rows `[pres, yt, xt, ys, xs]`, and their ids if known; returns the
+    /// ids of the present ones. The overlapping pairs are counted in anchor units
+    /// ([`overlapping_pairs`]; IoU does not change with the axes' scales).
+    fn add_frame(&mut self, frame: &[Vec<f64>], ids: Option<&[u64]>, anchor: [f64; 2]) -> Vec<u64> {
         self.frames += 1.0;
         self.boxes.clear();
-        for o in frame {
+        let mut present = Vec::new();
+        for (i, o) in frame.iter().enumerate() {
             let (pres, y, x, h, w) = (o[0], o[1], o[2], o[3], o[4]);
             self.pres += pres;
             self.pres_height += pres * h * anchor[0];
@@ -225,9 +244,11 @@ impl ObjectSums {
                 self.present += 1.0;
                 let b = BBox::new(y - h / 2.0, x - w / 2.0, y + h / 2.0, x + w / 2.0);
                 self.boxes.push(b);
+                present.extend(ids.map(|ids| ids[i]));
             }
         }
         self.overlapping_pairs += overlapping_pairs(&self.boxes, 0.5, &mut self.scratch) as f64;
+        present
     }
 
     pub(super) fn stats(&self) -> ObjectStats {
@@ -237,6 +258,7 @@ impl ObjectSums {
             box_height_px: self.pres_height / w,
             box_width_px: self.pres_width / w,
             overlapping_pairs_per_frame: self.overlapping_pairs / self.frames.max(1.0),
+            births_per_frame: self.births / self.later_frames.max(1.0),
         }
     }
 }
@@ -320,5 +342,33 @@ mod tests {
         let mut sums = ObjectSums::default();
         sums.add(&[frame(0.7), frame(0.3)], [12.0, 12.0]).unwrap();
         assert_eq!(sums.stats().overlapping_pairs_per_frame, 0.5);
+    }
+
+    #[test]
+    fn object_stats_count_births_of_present_identities_per_clip() {
+        let dev = Device::Cpu;
+        // Two clips (B = 2) of K = 2 over three frames. Clip 0: slot 0 keeps id 1; slot 1 gets a
+        // new id each frame (a re-found object). Clip 1: ids kept, but slot 1 is faint (0.2) at
+        // frame 1 and present again at frame 2 under the same id: born again (it was not
+        // present at the frame before).
+        let frame = |t: u64| {
+            let mut o = Objects::null(2, 2, 3, 4, &dev).unwrap();
+            let faint = if t == 1 { 0.2f32 } else { 0.9 };
+            o.pres = Tensor::new(&[[[0.9f32], [0.9]], [[0.9], [faint]]], &dev).unwrap();
+            o.where_ = Tensor::new(&[[[1f32, 1., 0.5, 0.5], [3., 3., 0.5, 0.5]]; 2], &dev).unwrap();
+            o.ids = vec![1, 10 + t, 5, 6];
+            o
+        };
+        let mut sums = ObjectSums::default();
+        sums.add(&[frame(0), frame(1), frame(2)], [12.0, 12.0])
+            .unwrap();
+        // Births: clip 0 frames 1, 2 (one each); clip 1 frame 2 (one); over 2 × 2 later frames.
+        assert_eq!(sums.stats().births_per_frame, 0.75);
+        // Objects without ids (a model that sets none) count no births.
+        let mut no_ids = frame(1);
+        no_ids.ids.clear();
+        let mut sums = ObjectSums::default();
+        sums.add(&[frame(0), no_ids], [12.0, 12.0]).unwrap();
+        assert_eq!(sums.stats().births_per_frame, 0.0);
     }
 }
