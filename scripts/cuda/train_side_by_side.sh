@@ -13,6 +13,10 @@
 # Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
 #   parts a previous call brought back, carried; default runs/back), then TARBALL; else the run
 #   starts from scratch.
+# RESUME_ONLY=1: a run that finds nothing to resume (no /tmp/r/NAME, no parts, no TARBALL, no
+#   BRANCH) is not started from scratch but skipped with an error line: for the second call of a
+#   continuation, which would otherwise restart silently on a fresh machine when the warm one was
+#   released between calls (session 46 lost 320 device-seconds so).
 # KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/, left on the
 #   device: score them in a later call while the machine is still warm).
 # WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
@@ -38,6 +42,10 @@ for spec in "$@"; do
       tar -C /tmp/r -xJf "$tarball" && echo "$name: restored from $tarball"
     fi
   fi
+  if [ "${RESUME_ONLY:-0}" = 1 ] && [ ! -d "/tmp/r/$name" ] && [ -z "$branch" ]; then
+    echo "$name: nothing to resume on this machine (RESUME_ONLY=1): not started" >&2
+    continue
+  fi
   branch_args=()
   # Only for a run without a checkpoint: on a resume --reset-optimizer would drop Adam's state.
   if [ -n "$branch" ] && [ ! -d "/tmp/r/$name/checkpoint" ]; then
@@ -57,7 +65,7 @@ done
 wait $pids
 for spec in "$@"; do
   IFS== read -r name _ <<<"$spec"
-  cp "/tmp/r/$name.log" "$OUT/logs/"
+  [ -f "/tmp/r/$name.log" ] && cp "/tmp/r/$name.log" "$OUT/logs/"
   [ -d "/tmp/r/$name/checkpoint" ] || { echo "$name: no checkpoint"; continue; }
   files="$name/config.toml $name/metrics.jsonl $name/checkpoint"
   if [[ " ${WEIGHTS_ONLY:-} " == *" $name "* ]]; then
