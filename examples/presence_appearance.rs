@@ -19,16 +19,16 @@ use std::path::PathBuf;
 
 use candle_core::{DType, Device, Tensor};
 use clap::Parser;
-use silot::config::ExperimentConfig;
+use silot::config::load_experiment;
 use silot::eval_protocol::{eval_clips, paper_protocol, EvalClip};
 use silot::model::{coords_to_pixel_space, Objects, PixelBox, StepCtx};
 use silot::trained::{clip_tensor, load_trained};
 
 #[derive(Parser)]
 struct Args {
-    /// Experiment file of the env (as `silot eval --env`).
+    /// Env id or experiment file (as `silot eval --env`).
     #[arg(long)]
-    env: PathBuf,
+    env: String,
     /// Run or checkpoint directory of the trained model.
     #[arg(long)]
     checkpoint: PathBuf,
@@ -168,11 +168,7 @@ fn follow_clip(
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let text = std::fs::read_to_string(&args.env)?;
-    let cfg = paper_protocol(ExperimentConfig::from_toml(
-        &text,
-        &args.env.display().to_string(),
-    )?);
+    let cfg = paper_protocol(load_experiment(&args.env)?);
     let trained = load_trained(&args.checkpoint, &Device::Cpu)?;
     let clips = eval_clips(&cfg, args.clips, args.seed)?;
     let mut by_class = BTreeMap::new();
