@@ -7,7 +7,8 @@
 #
 # NAME: the run directory's name (/tmp/r/NAME on the device; $OUT/NAME.tar.xz.* back, split in
 #   15-MB parts); CONFIG: an experiment file or env id for `silot train --config`; TARBALL: a
-#   .tar.xz in the tree whose top folder is NAME (e.g. a run kept under benches/results/), or empty;
+#   .tar.xz in the tree holding one run directory (e.g. a run kept under benches/results/),
+#   restored as /tmp/r/NAME whatever its folder's name, or empty;
 #   BRANCH: a checkpoint directory in the tree (e.g. models/scattered_mnist) that a run without a
 #   checkpoint of its own starts from (`--branch-from BRANCH --reset-optimizer`).
 # Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
@@ -39,7 +40,16 @@ for spec in "$@"; do
     if ls "$RESTORE_DIR/$name.tar.xz."* >/dev/null 2>&1; then
       cat "$RESTORE_DIR/$name.tar.xz."* | xz -dc | tar -C /tmp/r -xf - && echo "$name: restored from parts"
     elif [ -n "$tarball" ]; then
-      tar -C /tmp/r -xJf "$tarball" && echo "$name: restored from $tarball"
+      # Its one top folder becomes NAME: one kept run can seed several differently named runs.
+      tmp=$(mktemp -d /tmp/r/.restore.XXXXXX)
+      tar -C "$tmp" -xJf "$tarball"
+      top=("$tmp"/*)
+      if [ ${#top[@]} = 1 ] && [ -d "${top[0]}" ]; then
+        mv "${top[0]}" "/tmp/r/$name" && echo "$name: restored from $tarball"
+      else
+        echo "$name: $tarball must hold one top folder (a run directory): not restored" >&2
+      fi
+      rm -rf "$tmp"
     fi
   fi
   if [ "${RESUME_ONLY:-0}" = 1 ] && [ ! -d "/tmp/r/$name" ] && [ -z "$branch" ]; then
