@@ -7,17 +7,19 @@
 #
 # NAME: the run directory's name (/tmp/r/NAME on the device; $OUT/NAME.tar.xz.* back, split in
 #   15-MB parts); CONFIG: an experiment file or env id for `silot train --config`; TARBALL: a
-#   .tar.xz in the tree holding one run directory (e.g. a run kept under benches/results/),
-#   restored as /tmp/r/NAME whatever its folder's name, or empty;
+#   .tar.xz in the tree holding one run directory (e.g. a run kept under benches/results/; any
+#   folder name) that a run without a checkpoint of its own starts from (`--branch-from`, with
+#   its progress, and its Adam state if it holds one: CONFIG's [train] may differ), or empty;
 #   BRANCH: a checkpoint directory in the tree (e.g. models/scattered_mnist) that a run without a
 #   checkpoint of its own starts from (`--branch-from BRANCH --reset-optimizer`).
 # Restore order when /tmp/r/NAME is absent (a fresh machine): $RESTORE_DIR/NAME.tar.xz.* (the
-#   parts a previous call brought back, carried; default runs/back), then TARBALL; else the run
-#   starts from scratch.
+#   parts a previous call brought back, carried; default runs/back), then a branch from TARBALL,
+#   then from BRANCH; else the run starts from scratch.
 # RESUME_ONLY=1: a run that finds nothing to resume (no /tmp/r/NAME, no parts, no TARBALL, no
 #   BRANCH) is not started from scratch but skipped with an error line: for the second call of a
 #   continuation, which would otherwise restart silently on a fresh machine when the warm one was
-#   released between calls (session 46 lost 320 device-seconds so).
+#   released between calls (session 46 lost 320 device-seconds so); give such a call its specs
+#   without TARBALL or BRANCH, which would start the run again from them.
 # KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/, left on the
 #   device: score them in a later call while the machine is still warm).
 # WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
@@ -36,20 +38,23 @@ t0=$(date +%s)
 pids=""
 for spec in "$@"; do
   IFS== read -r name config tarball branch <<<"$spec"
+  reset=(--reset-optimizer)
   if [ ! -d "/tmp/r/$name" ]; then
     if ls "$RESTORE_DIR/$name.tar.xz."* >/dev/null 2>&1; then
       cat "$RESTORE_DIR/$name.tar.xz."* | xz -dc | tar -C /tmp/r -xf - && echo "$name: restored from parts"
     elif [ -n "$tarball" ]; then
-      # Its one top folder becomes NAME: one kept run can seed several differently named runs.
-      tmp=$(mktemp -d /tmp/r/.restore.XXXXXX)
-      tar -C "$tmp" -xJf "$tarball"
-      top=("$tmp"/*)
-      if [ ${#top[@]} = 1 ] && [ -d "${top[0]}" ]; then
-        mv "${top[0]}" "/tmp/r/$name" && echo "$name: restored from $tarball"
+      # The kept run becomes the branch source of a new run NAME under CONFIG (its [train] may
+      # differ: a continuation test), whatever its folder's name; Adam kept if it holds one.
+      src=/tmp/r/.from/$name
+      rm -rf "$src" && mkdir -p "$src.x" && tar -C "$src.x" -xJf "$tarball"
+      top=("$src.x"/*)
+      if [ ${#top[@]} = 1 ] && [ -d "${top[0]}/checkpoint" ]; then
+        mv "${top[0]}" "$src" && branch=$src/checkpoint && echo "$name: branching from $tarball"
+        [ -f "$branch/optimizer.safetensors" ] && reset=()
       else
-        echo "$name: $tarball must hold one top folder (a run directory): not restored" >&2
+        echo "$name: $tarball must hold one run directory (with checkpoint/): not used" >&2
       fi
-      rm -rf "$tmp"
+      rm -rf "$src.x"
     fi
   fi
   if [ "${RESUME_ONLY:-0}" = 1 ] && [ ! -d "/tmp/r/$name" ] && [ -z "$branch" ]; then
@@ -59,7 +64,7 @@ for spec in "$@"; do
   branch_args=()
   # Only for a run without a checkpoint: on a resume --reset-optimizer would drop Adam's state.
   if [ -n "$branch" ] && [ ! -d "/tmp/r/$name/checkpoint" ]; then
-    branch_args=(--branch-from "$branch" --reset-optimizer)
+    branch_args=(--branch-from "$branch" ${reset[@]+"${reset[@]}"})
   elif [ -d "/tmp/r/$name/checkpoint" ] && [ ! -f "/tmp/r/$name/checkpoint/optimizer.safetensors" ]; then
     branch_args=(--reset-optimizer) # brought back weights-only (WEIGHTS_ONLY): Adam afresh
   fi
