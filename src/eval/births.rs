@@ -1,8 +1,8 @@
 //! Identity births: label-free, how many of a frame's counted identities were not counted at the
 //! frame before. A tracker that follows its objects has births only where objects enter; one that
-//! loses its objects and finds them again under new identities (a SILOT model whose propagation
-//! does not follow the motion, and whose discovery re-finds every object each frame) has births
-//! near its count of objects per frame.
+//! loses its objects and finds them again under new identities (a SILOT model whose discovery
+//! re-finds every object at each frame while the propagated copies die) has births near its count
+//! of objects per frame.
 
 /// Identities of `counted` (this frame's counted objects) absent from `previous` (the previous
 /// frame's). Both lists are short (a frame's objects): a linear scan each.
