@@ -1049,6 +1049,7 @@ mod tests {
                 num_misses: 0,
                 num_false_positives: 0,
                 num_switches: 0,
+                births_per_frame: 0.0,
                 cc_threshold: None,
                 cosine_threshold: None,
             };

@@ -42,6 +42,10 @@ pub struct Scores {
     pub num_false_positives: usize,
     /// See `num_misses`.
     pub num_switches: usize,
+    /// Label-free identity births per frame ([`EvalReport::births_per_frame`]); 0 in reports of
+    /// older versions.
+    #[serde(default)]
+    pub births_per_frame: f64,
     /// ConnComp picks: the foreground threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cc_threshold: Option<f32>,
@@ -65,6 +69,7 @@ impl Scores {
             num_misses: r.num_misses,
             num_false_positives: r.num_false_positives,
             num_switches: r.num_switches,
+            births_per_frame: r.births_per_frame,
             cc_threshold: None,
             cosine_threshold: None,
         }
@@ -277,5 +282,50 @@ mod tests {
         std::fs::write(&p, r#"{"mota": 1.0}"#).unwrap();
         let e = CountsReport::read(&p).unwrap_err().to_string();
         assert!(e.contains("c.json") && e.contains("per-count"), "{e}");
+    }
+
+    /// The runs carry identity births; reports written before they did still read, with 0.
+    #[test]
+    fn runs_carry_births_and_older_reports_read() {
+        // One object found under a new id at the second frame: one birth over one later frame.
+        let g = GtObject {
+            id: 0,
+            top: 0.0,
+            left: 0.0,
+            bottom: 4.0,
+            right: 4.0,
+        };
+        let hit = |id| TrackedObject {
+            id,
+            top: 0.0,
+            left: 0.0,
+            bottom: 4.0,
+            right: 4.0,
+            score: 0.9,
+        };
+        let r = evaluate(
+            &[vec![vec![hit(1)], vec![hit(2)]]],
+            &[vec![vec![g], vec![g]]],
+            &EvalSettings::default(),
+        )
+        .unwrap();
+        let mut rep = CountsReport::new("scattered_shapes", "silot", 2);
+        rep.counts.push(CountScores {
+            objects: 1,
+            clips: 1,
+            mota: r.mota,
+            ap: r.ap,
+            count_abs_error: r.count_abs_error,
+            runs: vec![Scores::of("posterior", &r)],
+        });
+        assert_eq!(rep.counts[0].runs[0].births_per_frame, 1.0);
+        let mut v = serde_json::to_value(&rep).unwrap();
+        let run = v["counts"][0]["runs"][0].as_object_mut().unwrap();
+        assert!(run.remove("births_per_frame").is_some());
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("older.json");
+        std::fs::write(&p, v.to_string()).unwrap();
+        let back = CountsReport::read(&p).unwrap();
+        assert_eq!(back.counts[0].runs[0].births_per_frame, 0.0);
     }
 }
