@@ -636,8 +636,8 @@ fn recomputed_births(detail: &[serde_json::Value]) -> (usize, usize) {
     (births, frames)
 }
 
-#[test]
-fn eval_reports_identity_births_as_recomputed_from_the_frames() {
+/// `silot eval` of ConnComp on 8 Scattered Shapes clips (seed 3) with `--dump-frames`, as JSON.
+fn shapes_conncomp_report() -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
     silot_ok(&[
@@ -654,7 +654,12 @@ fn eval_reports_identity_births_as_recomputed_from_the_frames() {
         arg(&json),
         "--dump-frames",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn eval_reports_identity_births_as_recomputed_from_the_frames() {
+    let v = shapes_conncomp_report();
     let detail = v["frames_detail"].as_array().expect("frames_detail");
     let (births, frames) = recomputed_births(detail);
     assert_eq!(frames, 8 * 7);
@@ -673,23 +678,7 @@ fn eval_reports_identity_births_as_recomputed_from_the_frames() {
 fn eval_reports_overlapping_pairs_as_recomputed_from_the_frames() {
     // Scattered Shapes seed 3, 8 clips: ConnComp's boxes overlap (IoU >= 0.5) once in the 64
     // frames, so the recomputation has something to find.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("report.json");
-    silot_ok(&[
-        "eval",
-        "--env",
-        "scattered_shapes",
-        "--tracker",
-        "conncomp",
-        "--clips",
-        "8",
-        "--seed",
-        "3",
-        "--json",
-        arg(&json),
-        "--dump-frames",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let v = shapes_conncomp_report();
     let detail = v["frames_detail"].as_array().expect("frames_detail");
     let pairs = recomputed_overlapping_pairs(detail);
     assert!(pairs > 0, "the case should hold overlapping boxes");

@@ -226,23 +226,33 @@ mod tests {
     use crate::eval::{evaluate, EvalSettings};
     use crate::track::TrackedObject;
 
-    #[test]
-    fn a_report_round_trips_and_tabulates_its_runs() {
-        let g = GtObject {
+    /// The ground-truth object of these tests: a 4×4 box at the origin.
+    fn square_gt() -> GtObject {
+        GtObject {
             id: 0,
             top: 0.0,
             left: 0.0,
             bottom: 4.0,
             right: 4.0,
-        };
-        let hit = TrackedObject {
-            id: 3,
+        }
+    }
+
+    /// A prediction of identity `id` on [`square_gt`]'s box, counted (score 0.9).
+    fn square_hit(id: u64) -> TrackedObject {
+        TrackedObject {
+            id,
             top: 0.0,
             left: 0.0,
             bottom: 4.0,
             right: 4.0,
             score: 0.9,
-        };
+        }
+    }
+
+    #[test]
+    fn a_report_round_trips_and_tabulates_its_runs() {
+        let g = square_gt();
+        let hit = square_hit(3);
         // Two frames: found in the first, missed in the second.
         let gt = vec![vec![vec![g], vec![g]]];
         let pred = vec![vec![vec![hit], vec![]]];
@@ -288,23 +298,9 @@ mod tests {
     #[test]
     fn runs_carry_births_and_older_reports_read() {
         // One object found under a new id at the second frame: one birth over one later frame.
-        let g = GtObject {
-            id: 0,
-            top: 0.0,
-            left: 0.0,
-            bottom: 4.0,
-            right: 4.0,
-        };
-        let hit = |id| TrackedObject {
-            id,
-            top: 0.0,
-            left: 0.0,
-            bottom: 4.0,
-            right: 4.0,
-            score: 0.9,
-        };
+        let g = square_gt();
         let r = evaluate(
-            &[vec![vec![hit(1)], vec![hit(2)]]],
+            &[vec![vec![square_hit(1)], vec![square_hit(2)]]],
             &[vec![vec![g], vec![g]]],
             &EvalSettings::default(),
         )
