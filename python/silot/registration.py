@@ -9,7 +9,11 @@ import gymnasium as gym
 from . import _silot
 
 #: Shipped encoders: env id -> encoder name (models/NAME in the repository).
-_SHIPPED = {"space_invaders": "space_invaders"}
+_SHIPPED = {
+    "space_invaders": "space_invaders",
+    "scattered_mnist": "scattered_mnist",
+    "scattered_shapes": "scattered_shapes",
+}
 
 
 def shipped_encoders() -> dict:
