@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Where identity switches happen along streams or clips.
+
+    python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W]
+
+Reads a `silot eval --dump-frames --json REPORT.json` report. Per clip, present predictions
+(score > 0.5) are matched to ground truth at IoU >= 0.5, last frame's pairs kept while still
+valid and the rest greedily by IoU (as MOT matching does; its switch count comes within a few
+per mille of the report's). A switch is a ground-truth object matched to another prediction id
+than its last match. Each switch is described by the frame it happens at: the object's box
+touching another ground-truth box, at the frame's edge (with --frame-size), the old prediction
+still present, and the new one born at that frame or within 5 frames.
+"""
+import argparse
+import collections
+import json
+
+
+def area(b):
+    return max(0.0, b["bottom"] - b["top"]) * max(0.0, b["right"] - b["left"])
+
+
+def inter(a, b):
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    return max(0.0, h) * max(0.0, w)
+
+
+def iou(a, b):
+    i = inter(a, b)
+    u = area(a) + area(b) - i
+    return i / u if u > 0 else 0.0
+
+
+def match_frame(gts, preds, last):
+    """{gt id: pred id} at IoU >= 0.5, keeping last frame's valid pairs."""
+    match, used = {}, set()
+    for g, p in last.items():
+        if g in gts and p in preds and iou(gts[g], preds[p]) >= 0.5:
+            match[g] = p
+            used.add(p)
+    pairs = sorted(
+        ((iou(gts[g], preds[p]), g, p) for g in gts if g not in match for p in preds if p not in used),
+        reverse=True,
+    )
+    for v, g, p in pairs:
+        if v < 0.5:
+            break
+        if g not in match and p not in used:
+            match[g] = p
+            used.add(p)
+    return match
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("report")
+    ap.add_argument("--frame-size", nargs=2, type=float, metavar=("H", "W"))
+    a = ap.parse_args()
+    rep = json.load(open(a.report))
+    if "frames_detail" not in rep:
+        raise SystemExit(f"{a.report} has no frames_detail: run silot eval with --dump-frames")
+    clips = collections.defaultdict(list)
+    for f in rep["frames_detail"]:
+        clips[f["clip"]].append(f)
+    n = collections.Counter()
+    for frames in clips.values():
+        frames.sort(key=lambda f: f["t"])
+        last, born = {}, {}
+        for f in frames:
+            preds = {p["id"]: p for p in f["pred"] if p["score"] > 0.5}
+            for pid in preds:
+                born.setdefault(pid, f["t"])
+            gts = {g["id"]: g for g in f["gt"]}
+            match = match_frame(gts, preds, last)
+            for g, box in gts.items():
+                touching = any(inter(box, o) > 0 for h, o in gts.items() if h != g)
+                edge = a.frame_size is not None and (
+                    box["top"] < 1 or box["left"] < 1
+                    or box["bottom"] > a.frame_size[0] - 1 or box["right"] > a.frame_size[1] - 1
+                )
+                n["object_frames"] += 1
+                n["touching_frames"] += touching
+                if g in match and g in last and match[g] != last[g]:
+                    n["switches"] += 1
+                    n["touching"] += touching
+                    n["edge"] += edge
+                    n["old_still_present"] += last[g] in preds
+                    n["new_born_this_frame"] += born[match[g]] == f["t"]
+                    n["new_born_within_5"] += f["t"] - born[match[g]] <= 5
+            last.update(match)
+    s, of, tf = n["switches"], n["object_frames"], n["touching_frames"]
+    print(f"{of} object-frames, {tf / of:.3f} touching another object; {s} switches "
+          f"(the report: {rep.get('num_switches')})")
+    print(f"switches per object-frame: touching {n['touching'] / max(tf, 1):.3f}, "
+          f"not touching {(s - n['touching']) / max(of - tf, 1):.3f}")
+    for k in ["touching", "edge", "old_still_present", "new_born_this_frame", "new_born_within_5"]:
+        if k == "edge" and a.frame_size is None:
+            continue
+        print(f"  {k}: {n[k]} ({n[k] / max(s, 1):.3f} of switches)")
+
+
+if __name__ == "__main__":
+    main()
