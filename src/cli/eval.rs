@@ -85,6 +85,9 @@ pub enum PresenceCarryArg {
     Binary,
     /// As binary, and of present objects overlapping at IoU >= 0.5 only the oldest is kept.
     Dedup,
+    /// As dedup, and an object discovered where a tracked one was just lost (IoU >= 0.5)
+    /// takes its identity.
+    Reid,
 }
 
 impl From<PresenceCarryArg> for PresenceCarry {
@@ -93,6 +96,7 @@ impl From<PresenceCarryArg> for PresenceCarry {
             PresenceCarryArg::Product => PresenceCarry::Product,
             PresenceCarryArg::Binary => PresenceCarry::Binary,
             PresenceCarryArg::Dedup => PresenceCarry::Dedup,
+            PresenceCarryArg::Reid => PresenceCarry::Reid,
         }
     }
 }

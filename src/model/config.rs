@@ -30,8 +30,8 @@ pub enum RenderModeConfig {
 /// tracker and the wrapper; training and its validation losses always carry the relaxed product
 /// of the paper).
 ///
-/// Written in TOML as `eval_presence_carry = "dedup"` (the default), `"binary"` or `"product"`
-/// (the paper).
+/// Written in TOML as `eval_presence_carry = "dedup"` (the default), `"reid"`, `"binary"` or
+/// `"product"` (the paper).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum PresenceCarry {
@@ -59,6 +59,14 @@ pub enum PresenceCarry {
     /// worse); on Space Invaders it changes nothing measurable (`docs/streams.md`).
     #[default]
     Dedup,
+    /// [`Dedup`](Self::Dedup), and identities carried across a re-discovery: a present object
+    /// discovered at this step takes the identity of a tracked object that was present at the
+    /// step before and is gone now, where their boxes overlap (IoU ≥ [`DUPLICATE_IOU`] with the
+    /// gone object's box at the step before or its propagated box now); the two swap ids. Most
+    /// identity switches on the synthetic streams are such re-discoveries, where objects touch
+    /// (`scripts/analysis/switch_causes.py`, `docs/streams.md`). Inference only; not in the
+    /// reference.
+    Reid,
 }
 
 /// How much gradient the presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3)

@@ -431,10 +431,13 @@ impl Silot {
         }
         // --- selection ---
         let mut next_id = state.next_id.clone();
-        let selected = {
+        let mut selected = {
             let _span = tracing::trace_span!("selection").entered();
             select(&prop, &disc_objects, &mut next_id)?
         };
+        if carry == PresenceCarry::Reid && !ctx.training && !ctx.compute_loss {
+            inherit_identities(&mut selected, prev, &prop)?;
+        }
         // --- rendering ---
         let x_hat = if ctx.reconstruct || ctx.compute_loss {
             let background = Tensor::zeros((b, 3, h, w), frame.dtype(), frame.device())?;
@@ -615,7 +618,7 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
     let pres = &objects.pres;
     let mut present = pres.gt(0.5)?.to_dtype(pres.dtype())?;
     let (b, n) = objects.dims()?;
-    if carry == PresenceCarry::Dedup {
+    if matches!(carry, PresenceCarry::Dedup | PresenceCarry::Reid) {
         let duplicate = newer_duplicates(objects, &present)?;
         present = present.broadcast_mul(&duplicate.affine(-1.0, 1.0)?)?;
     }
@@ -641,6 +644,81 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
         ids: objects.ids.clone(),
         is_new: objects.is_new.clone(),
     })
+}
+
+/// [`PresenceCarry::Reid`]: a present object discovered at this step (`selected`) takes the id
+/// of a tracked object present before the step (`prev`, presence decided: 0 / 1) and gone after
+/// it (not present in `selected`), where its box overlaps that object's box before the step or
+/// its propagated box (`prop`, the same slots as `prev`) at IoU ≥ [`DUPLICATE_IOU`]; greedily
+/// by IoU, one to one. The two ids are swapped, so ids stay unique within the set.
+fn inherit_identities(selected: &mut Objects, prev: &Objects, prop: &Objects) -> Result<()> {
+    let (b, n) = selected.dims()?;
+    let (_, k) = prev.dims()?;
+    let host =
+        |t: &Tensor| -> Result<Vec<f32>> { t.to_dtype(DType::F32)?.flatten_all()?.to_vec1() };
+    let sel_pres = host(&selected.pres)?; // (B·N)
+    let sel_where = host(&selected.where_)?; // (B·N·4) yt, xt, ys, xs
+    let prev_pres = host(&prev.pres)?; // (B·K)
+    let prev_where = host(&prev.where_)?;
+    let prop_where = host(&prop.where_)?;
+    for row in 0..b {
+        let present_ids: Vec<u64> = (0..n)
+            .filter(|&j| sel_pres[row * n + j] > 0.5)
+            .map(|j| selected.ids[row * n + j])
+            .collect();
+        let lost: Vec<usize> = (0..k)
+            .filter(|&s| {
+                prev_pres[row * k + s] > 0.5 && !present_ids.contains(&prev.ids[row * k + s])
+            })
+            .collect();
+        let found: Vec<usize> = (0..n)
+            .filter(|&j| selected.is_new[row * n + j] && sel_pres[row * n + j] > 0.5)
+            .collect();
+        let mut pairs = Vec::new();
+        for &j in &found {
+            let bj = &sel_where[(row * n + j) * 4..][..4];
+            for &s in &lost {
+                let before = box_iou(bj, &prev_where[(row * k + s) * 4..][..4]);
+                let now = box_iou(bj, &prop_where[(row * k + s) * 4..][..4]);
+                let iou = before.max(now);
+                if f64::from(iou) >= DUPLICATE_IOU {
+                    pairs.push((iou, j, s));
+                }
+            }
+        }
+        pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (mut took, mut given) = (vec![false; n], vec![false; k]);
+        for (_, j, s) in pairs {
+            if took[j] || given[s] {
+                continue;
+            }
+            took[j] = true;
+            given[s] = true;
+            let (old, new) = (prev.ids[row * k + s], selected.ids[row * n + j]);
+            let ids = &mut selected.ids[row * n..(row + 1) * n];
+            for id in ids.iter_mut() {
+                if *id == old {
+                    *id = new; // the gone object, if still in the set, takes the new id
+                }
+            }
+            ids[j] = old;
+        }
+    }
+    Ok(())
+}
+
+/// IoU of two boxes `yt, xt, ys, xs` (centre and size, the same units).
+fn box_iou(a: &[f32], b: &[f32]) -> f32 {
+    let overlap = |c0: f32, s0: f32, c1: f32, s1: f32| {
+        ((c0 + s0 / 2.0).min(c1 + s1 / 2.0) - (c0 - s0 / 2.0).max(c1 - s1 / 2.0)).max(0.0)
+    };
+    let inter = overlap(a[0], a[2], b[0], b[2]) * overlap(a[1], a[3], b[1], b[3]);
+    let union = a[2] * a[3] + b[2] * b[3] - inter;
+    if union > 0.0 {
+        inter / union
+    } else {
+        0.0
+    }
 }
 
 /// `(B, N, 1)`: 1 for an object that overlaps an older present object of its set (a lower id,
@@ -689,6 +767,54 @@ mod tests {
             .flat_map(|&v| [v; 4])
             .collect();
         assert_eq!(w, expect);
+    }
+
+    #[test]
+    fn reid_gives_a_lost_objects_identity_to_the_discovery_that_finds_it_again() {
+        let dev = Device::Cpu;
+        let boxes = |b: &[[f32; 4]]| {
+            let flat: Vec<f32> = b.iter().flatten().copied().collect();
+            Tensor::from_vec(flat, (1, b.len(), 4), &dev).unwrap()
+        };
+        // Before the step: slot 0 present (id 3) at A, slot 1 present (id 4) at C, slot 2 gone.
+        let mut prev = Objects::null(1, 3, 2, 3, &dev).unwrap();
+        prev.pres = Tensor::new(&[[[1f32], [1.0], [0.0]]], &dev).unwrap();
+        prev.where_ = boxes(&[
+            [0.2, 0.2, 0.1, 0.1],
+            [0.8, 0.8, 0.1, 0.1],
+            [0.5, 0.5, 0.1, 0.1],
+        ]);
+        prev.ids = vec![3, 4, 5];
+        let prop = prev.clone();
+        // After: id 3 lost (presence 0.1); a discovery (id 9) on A shifted by a tenth of its
+        // width (IoU 0.82); id 4 still present; a discovery (id 10) far from everything; a
+        // discovery (id 11) on C, which is not lost (dedup's business, not reid's).
+        let mut sel = Objects::null(1, 5, 2, 3, &dev).unwrap();
+        sel.pres = Tensor::new(&[[[0.1f32], [0.9], [0.9], [0.9], [0.9]]], &dev).unwrap();
+        sel.where_ = boxes(&[
+            [0.2, 0.2, 0.1, 0.1],
+            [0.2, 0.21, 0.1, 0.1],
+            [0.8, 0.8, 0.1, 0.1],
+            [0.5, 0.9, 0.1, 0.1],
+            [0.8, 0.81, 0.1, 0.1],
+        ]);
+        sel.ids = vec![3, 9, 4, 10, 11];
+        sel.is_new = vec![false, true, false, true, true];
+        inherit_identities(&mut sel, &prev, &prop).unwrap();
+        assert_eq!(sel.ids, vec![9, 3, 4, 10, 11]);
+        // Too little overlap (IoU 1/3): no inheritance.
+        let mut far = sel.clone();
+        far.ids = vec![3, 9, 4, 10, 11];
+        far.where_ = boxes(&[
+            [0.2, 0.2, 0.1, 0.1],
+            [0.2, 0.25, 0.1, 0.1],
+            [0.8, 0.8, 0.1, 0.1],
+            [0.5, 0.9, 0.1, 0.1],
+            [0.8, 0.81, 0.1, 0.1],
+        ]);
+        inherit_identities(&mut far, &prev, &prop).unwrap();
+        assert_eq!(far.ids, vec![3, 9, 4, 10, 11]);
+        assert!((box_iou(&[0.2, 0.2, 0.1, 0.1], &[0.2, 0.25, 0.1, 0.1]) - 1.0 / 3.0).abs() < 1e-6);
     }
 
     #[test]
