@@ -24,6 +24,7 @@ use super::objects::Objects;
 use super::prior::LearnedPrior;
 use super::propagation::{PropagationLayer, PropagationOut};
 use super::selection::{mask_pres, select};
+use crate::eval::BBox;
 use crate::nn::backbone::Backbone;
 use crate::rng::{seeded_var_builder, SeededRng};
 
@@ -654,34 +655,34 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
 fn inherit_identities(selected: &mut Objects, prev: &Objects, prop: &Objects) -> Result<()> {
     let (b, n) = selected.dims()?;
     let (_, k) = prev.dims()?;
-    let host =
-        |t: &Tensor| -> Result<Vec<f32>> { t.to_dtype(DType::F32)?.flatten_all()?.to_vec1() };
-    let sel_pres = host(&selected.pres)?; // (B·N)
-    let sel_where = host(&selected.where_)?; // (B·N·4) yt, xt, ys, xs
-    let prev_pres = host(&prev.pres)?; // (B·K)
-    let prev_where = host(&prev.where_)?;
-    let prop_where = host(&prop.where_)?;
+    // Two host copies per step: (B·N·5) pres, yt, xt, ys, xs of the selected objects and
+    // (B·K·9) pres, box before, propagated box of the carried ones.
+    let host = |parts: &[&Tensor]| -> Result<Vec<f32>> {
+        Tensor::cat(parts, 2)?
+            .to_dtype(DType::F32)?
+            .flatten_all()?
+            .to_vec1()
+    };
+    let sel = host(&[&selected.pres, &selected.where_])?;
+    let carried = host(&[&prev.pres, &prev.where_, &prop.where_])?;
     for row in 0..b {
+        let sel = |j: usize| &sel[(row * n + j) * 5..][..5];
+        let carried = |s: usize| &carried[(row * k + s) * 9..][..9];
         let present_ids: Vec<u64> = (0..n)
-            .filter(|&j| sel_pres[row * n + j] > 0.5)
+            .filter(|&j| sel(j)[0] > 0.5)
             .map(|j| selected.ids[row * n + j])
             .collect();
         let lost: Vec<usize> = (0..k)
-            .filter(|&s| {
-                prev_pres[row * k + s] > 0.5 && !present_ids.contains(&prev.ids[row * k + s])
-            })
-            .collect();
-        let found: Vec<usize> = (0..n)
-            .filter(|&j| selected.is_new[row * n + j] && sel_pres[row * n + j] > 0.5)
+            .filter(|&s| carried(s)[0] > 0.5 && !present_ids.contains(&prev.ids[row * k + s]))
             .collect();
         let mut pairs = Vec::new();
-        for &j in &found {
-            let bj = &sel_where[(row * n + j) * 4..][..4];
+        for j in (0..n).filter(|&j| selected.is_new[row * n + j] && sel(j)[0] > 0.5) {
+            let found = centred_box(&sel(j)[1..]);
             for &s in &lost {
-                let before = box_iou(bj, &prev_where[(row * k + s) * 4..][..4]);
-                let now = box_iou(bj, &prop_where[(row * k + s) * 4..][..4]);
+                let before = found.iou(&centred_box(&carried(s)[1..5]));
+                let now = found.iou(&centred_box(&carried(s)[5..]));
                 let iou = before.max(now);
-                if f64::from(iou) >= DUPLICATE_IOU {
+                if iou >= DUPLICATE_IOU {
                     pairs.push((iou, j, s));
                 }
             }
@@ -707,18 +708,10 @@ fn inherit_identities(selected: &mut Objects, prev: &Objects, prop: &Objects) ->
     Ok(())
 }
 
-/// IoU of two boxes `yt, xt, ys, xs` (centre and size, the same units).
-fn box_iou(a: &[f32], b: &[f32]) -> f32 {
-    let overlap = |c0: f32, s0: f32, c1: f32, s1: f32| {
-        ((c0 + s0 / 2.0).min(c1 + s1 / 2.0) - (c0 - s0 / 2.0).max(c1 - s1 / 2.0)).max(0.0)
-    };
-    let inter = overlap(a[0], a[2], b[0], b[2]) * overlap(a[1], a[3], b[1], b[3]);
-    let union = a[2] * a[3] + b[2] * b[3] - inter;
-    if union > 0.0 {
-        inter / union
-    } else {
-        0.0
-    }
+/// A box `yt, xt, ys, xs` (centre and size) as a [`BBox`] (the same units).
+fn centred_box(w: &[f32]) -> BBox {
+    let (y, x, h, wd) = (w[0] as f64, w[1] as f64, w[2] as f64, w[3] as f64);
+    BBox::new(y - h / 2.0, x - wd / 2.0, y + h / 2.0, x + wd / 2.0)
 }
 
 /// `(B, N, 1)`: 1 for an object that overlaps an older present object of its set (a lower id,
@@ -791,30 +784,26 @@ mod tests {
         // discovery (id 11) on C, which is not lost (dedup's business, not reid's).
         let mut sel = Objects::null(1, 5, 2, 3, &dev).unwrap();
         sel.pres = Tensor::new(&[[[0.1f32], [0.9], [0.9], [0.9], [0.9]]], &dev).unwrap();
-        sel.where_ = boxes(&[
+        let mut after = [
             [0.2, 0.2, 0.1, 0.1],
             [0.2, 0.21, 0.1, 0.1],
             [0.8, 0.8, 0.1, 0.1],
             [0.5, 0.9, 0.1, 0.1],
             [0.8, 0.81, 0.1, 0.1],
-        ]);
+        ];
+        sel.where_ = boxes(&after);
         sel.ids = vec![3, 9, 4, 10, 11];
         sel.is_new = vec![false, true, false, true, true];
+        let mut far = sel.clone();
         inherit_identities(&mut sel, &prev, &prop).unwrap();
         assert_eq!(sel.ids, vec![9, 3, 4, 10, 11]);
         // Too little overlap (IoU 1/3): no inheritance.
-        let mut far = sel.clone();
-        far.ids = vec![3, 9, 4, 10, 11];
-        far.where_ = boxes(&[
-            [0.2, 0.2, 0.1, 0.1],
-            [0.2, 0.25, 0.1, 0.1],
-            [0.8, 0.8, 0.1, 0.1],
-            [0.5, 0.9, 0.1, 0.1],
-            [0.8, 0.81, 0.1, 0.1],
-        ]);
+        after[1] = [0.2, 0.25, 0.1, 0.1];
+        far.where_ = boxes(&after);
         inherit_identities(&mut far, &prev, &prop).unwrap();
         assert_eq!(far.ids, vec![3, 9, 4, 10, 11]);
-        assert!((box_iou(&[0.2, 0.2, 0.1, 0.1], &[0.2, 0.25, 0.1, 0.1]) - 1.0 / 3.0).abs() < 1e-6);
+        let iou = centred_box(&after[0]).iou(&centred_box(&after[1]));
+        assert!((iou - 1.0 / 3.0).abs() < 1e-6);
     }
 
     #[test]
