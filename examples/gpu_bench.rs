@@ -87,8 +87,8 @@ struct Args {
     /// Inference batch sizes.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batches: Vec<usize>,
-    /// Presence carry of the inference steps (`dedup`, the default, `binary` or `product`), to
-    /// time what each costs.
+    /// Presence carry of the inference steps (`dedup`, the default, `binary`, `product` or
+    /// `reid`), to time what each costs.
     #[arg(long, default_value = "dedup")]
     presence_carry: String,
     /// Schedule step the training step is measured at. The default is past the training
@@ -604,9 +604,7 @@ fn main() -> Result<()> {
         census(&dev, b, &args.train_sets, args.train_at_step)?;
     }
     if only.contains(&"infer") {
-        let name = serde_json::Value::String(args.presence_carry.clone());
-        let carry: PresenceCarry =
-            serde_json::from_value(name).map_err(|e| anyhow::anyhow!("--presence-carry: {e}"))?;
+        let carry: PresenceCarry = args.presence_carry.parse()?;
         infer(&dev, args.iters, &args.batches, bd, args.reconstruct, carry)?;
     }
     Ok(())

@@ -43,6 +43,7 @@ def make(
     seed: Optional[int] = None,
     render_mode: Optional[str] = None,
     allow_env_mismatch: bool = False,
+    presence_carry: Optional[str] = None,
 ) -> SilotEnv:
     """One env as a :class:`gymnasium.Env`.
 
@@ -51,9 +52,15 @@ def make(
     are RGB frames), a shipped encoder's name (``"space_invaders"``), a run or checkpoint
     directory of ``silot train``, or ``"untrained:EXPERIMENT"`` (a random model, for tests).
     ``device``: ``"cpu"`` or ``"cuda"`` (a CUDA build). ``seed``: used by the first
-    ``reset()`` without a seed, and for the encoder's noise.
+    ``reset()`` without a seed, and for the encoder's noise. ``presence_carry``: how objects are
+    carried from step to step, ``None`` (the encoder's own setting, ``"dedup"`` for the shipped
+    ones), ``"reid"`` (also: an object found again where a lost one was, or where its motion
+    takes it, keeps the lost one's id; about half the identity switches, docs/streams.md),
+    ``"binary"`` or ``"product"`` (the paper's).
     """
-    return SilotEnv(env_id, encoder, device, seed, render_mode, allow_env_mismatch)
+    return SilotEnv(
+        env_id, encoder, device, seed, render_mode, allow_env_mismatch, presence_carry
+    )
 
 
 def make_vec(
@@ -67,6 +74,7 @@ def make_vec(
     render_mode: Optional[str] = None,
     allow_env_mismatch: bool = False,
     groups: Optional[int] = None,
+    presence_carry: Optional[str] = None,
 ) -> SilotVectorEnv:
     """``num_envs`` envs stepped on ``num_threads`` threads (default: one per core) as a
     :class:`gymnasium.vector.VectorEnv`; one batched encoder step per vector step. Arguments as
@@ -89,6 +97,7 @@ def make_vec(
         render_mode,
         allow_env_mismatch,
         groups,
+        presence_carry,
     )
 
 

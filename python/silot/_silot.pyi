@@ -29,6 +29,7 @@ class Env:
         device: str = "cpu",
         seed: int = 0,
         allow_env_mismatch: bool = False,
+        presence_carry: Optional[str] = None,
     ) -> None: ...
     @property
     def spec(self) -> dict[str, Any]:
@@ -53,6 +54,7 @@ class VecEnv:
         autoreset_mode: str = "next_step",
         allow_env_mismatch: bool = False,
         groups: Optional[int] = None,
+        presence_carry: Optional[str] = None,
     ) -> None: ...
     @property
     def spec(self) -> dict[str, Any]:

@@ -105,6 +105,7 @@ class SilotEnv(gym.Env):
         seed: Optional[int] = None,
         render_mode: Optional[str] = None,
         allow_env_mismatch: bool = False,
+        presence_carry: Optional[str] = None,
     ):
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
@@ -114,6 +115,7 @@ class SilotEnv(gym.Env):
             device=device,
             seed=_check_seed(seed) or 0,
             allow_env_mismatch=allow_env_mismatch,
+            presence_carry=presence_carry,
         )
         self._seed = _check_seed(seed)
         spec = self._env.spec
@@ -180,6 +182,7 @@ class SilotVectorEnv(VectorEnv):
         render_mode: Optional[str] = None,
         allow_env_mismatch: bool = False,
         groups: Optional[int] = None,
+        presence_carry: Optional[str] = None,
     ):
         mode = AutoresetMode(autoreset_mode) if isinstance(autoreset_mode, str) else autoreset_mode
         names = {AutoresetMode.NEXT_STEP: "next_step", AutoresetMode.SAME_STEP: "same_step"}
@@ -200,6 +203,7 @@ class SilotVectorEnv(VectorEnv):
             autoreset_mode=names[mode],
             allow_env_mismatch=allow_env_mismatch,
             groups=groups,
+            presence_carry=presence_carry,
         )
         self._seed = _check_seed(seed)
         spec = self._env.spec

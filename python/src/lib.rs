@@ -16,7 +16,7 @@ use pyo3::types::PyDict;
 use silot::device::{open, DeviceArg};
 use silot::env::vector::{AutoresetMode, VectorEnv};
 use silot::env::{registry, Env as _, Frame, Info, ResetOptions, Space};
-use silot::model::{RunConfig, Silot};
+use silot::model::{PresenceCarry, RunConfig, Silot};
 use silot::wrapper::{
     GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder,
 };
@@ -68,6 +68,7 @@ fn load_encoder(
     dev: &Device,
     seed: u64,
     any_env: bool,
+    carry: Option<PresenceCarry>,
 ) -> silot::Result<ObjectEncoder> {
     let mut enc = match spec.strip_prefix("untrained:") {
         Some(exp) => {
@@ -81,7 +82,22 @@ fn load_encoder(
     if any_env {
         enc.allow_env_mismatch();
     }
+    if let Some(c) = carry {
+        enc.set_presence_carry(c);
+    }
     Ok(enc)
+}
+
+/// `presence_carry`: `None` (the encoder config's) or a [`PresenceCarry`] by its TOML name.
+fn presence_carry(name: Option<&str>) -> PyResult<Option<PresenceCarry>> {
+    name.map(|n| {
+        n.parse::<PresenceCarry>().map_err(|e| {
+            invalid(format!(
+                "presence_carry must be None or a carry's name: {e}"
+            ))
+        })
+    })
+    .transpose()
 }
 
 fn make_env(id: &str) -> PyResult<Dyn> {
@@ -284,9 +300,11 @@ struct PyEnv {
 
 #[pymethods]
 impl PyEnv {
-    /// `Env(env_id, encoder=None, device="cpu", seed=0, allow_env_mismatch=False)`.
+    /// `Env(env_id, encoder=None, device="cpu", seed=0, allow_env_mismatch=False,
+    /// presence_carry=None)`.
     #[new]
-    #[pyo3(signature = (env_id, encoder=None, device="cpu", seed=0, allow_env_mismatch=false))]
+    #[pyo3(signature = (env_id, encoder=None, device="cpu", seed=0, allow_env_mismatch=false,
+                        presence_carry=None))]
     fn new(
         py: Python<'_>,
         env_id: &str,
@@ -294,7 +312,9 @@ impl PyEnv {
         device: &str,
         seed: u64,
         allow_env_mismatch: bool,
+        presence_carry: Option<&str>,
     ) -> PyResult<Self> {
+        let carry = self::presence_carry(presence_carry)?;
         let dev = self::device(device)?;
         let (inner, shape, n) = py.detach(|| -> PyResult<_> {
             let env = make_env(env_id)?;
@@ -306,7 +326,8 @@ impl PyEnv {
                     env,
                 },
                 Some(spec) => {
-                    let enc = load_encoder(&spec, &dev, seed, allow_env_mismatch).map_err(err)?;
+                    let enc =
+                        load_encoder(&spec, &dev, seed, allow_env_mismatch, carry).map_err(err)?;
                     One::Objects(Box::new(ObjectCentricEnv::new(env, enc).map_err(err)?))
                 }
             };
@@ -690,10 +711,11 @@ fn group_count(
 #[pymethods]
 impl PyVecEnv {
     /// `VecEnv(env_id, num_envs, encoder=None, device="cpu", seed=0, num_threads=None,
-    /// autoreset_mode="next_step", allow_env_mismatch=False, groups=None)`.
+    /// autoreset_mode="next_step", allow_env_mismatch=False, groups=None, presence_carry=None)`.
     #[new]
     #[pyo3(signature = (env_id, num_envs, encoder=None, device="cpu", seed=0, num_threads=None,
-                        autoreset_mode="next_step", allow_env_mismatch=false, groups=None))]
+                        autoreset_mode="next_step", allow_env_mismatch=false, groups=None,
+                        presence_carry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -706,7 +728,9 @@ impl PyVecEnv {
         autoreset_mode: &str,
         allow_env_mismatch: bool,
         groups: Option<usize>,
+        presence_carry: Option<&str>,
     ) -> PyResult<Self> {
+        let carry = self::presence_carry(presence_carry)?;
         let mode = parse_mode(autoreset_mode)?;
         let dev = self::device(device)?;
         let groups = group_count(groups, num_envs, encoder.is_some(), dev.is_cuda())?;
@@ -728,7 +752,7 @@ impl PyVecEnv {
                             threads,
                             mode,
                             groups,
-                            |_g| load_encoder(&s, &dev, seed, allow_env_mismatch),
+                            |_g| load_encoder(&s, &dev, seed, allow_env_mismatch, carry),
                         )?,
                         rewards: vec![0.0; num_envs],
                         terminated: vec![false; num_envs],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where identity switches happen along streams or clips.
+"""Where identity switches and misses happen along streams or clips.
 
     python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W]
 
@@ -9,7 +9,10 @@ valid and the rest greedily by IoU (as MOT matching does; its switch count comes
 per mille of the report's). A switch is a ground-truth object matched to another prediction id
 than its last match. Each switch is described by the frame it happens at: the object's box
 touching another ground-truth box, at the frame's edge (with --frame-size), the old prediction
-still present, and the new one born at that frame or within 5 frames.
+still present, and the new one born at that frame or within 5 frames. A miss is a ground-truth
+object left unmatched at a frame; each is described by its box touching another ground-truth
+box, half or more of it covered by other ground-truth boxes, a present prediction on it at
+0.1 <= IoU < 0.5 (found, boxed too loosely or off), or no prediction within IoU 0.1.
 """
 import argparse
 import collections
@@ -75,6 +78,14 @@ def main():
             match = match_frame(gts, preds, last)
             for g, box in gts.items():
                 touching = any(inter(box, o) > 0 for h, o in gts.items() if h != g)
+                if g not in match:
+                    n["misses"] += 1
+                    n["miss_touching"] += touching
+                    covered = sum(inter(box, o) for h, o in gts.items() if h != g)
+                    n["miss_covered"] += covered >= 0.5 * area(box)
+                    best = max((iou(box, p) for p in preds.values()), default=0.0)
+                    n["miss_near"] += 0.1 <= best < 0.5
+                    n["miss_nothing"] += best < 0.1
                 edge = a.frame_size is not None and (
                     box["top"] < 1 or box["left"] < 1
                     or box["bottom"] > a.frame_size[0] - 1 or box["right"] > a.frame_size[1] - 1
@@ -98,6 +109,10 @@ def main():
         if k == "edge" and a.frame_size is None:
             continue
         print(f"  {k}: {n[k]} ({n[k] / max(s, 1):.3f} of switches)")
+    m = n["misses"]
+    print(f"{m} misses (the report: {rep.get('num_misses')})")
+    for k in ["miss_touching", "miss_covered", "miss_near", "miss_nothing"]:
+        print(f"  {k[5:]}: {n[k]} ({n[k] / max(m, 1):.3f} of misses)")
 
 
 if __name__ == "__main__":

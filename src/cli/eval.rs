@@ -85,8 +85,8 @@ pub enum PresenceCarryArg {
     Binary,
     /// As binary, and of present objects overlapping at IoU >= 0.5 only the oldest is kept.
     Dedup,
-    /// As dedup, and an object discovered where a tracked one was just lost (IoU >= 0.5)
-    /// takes its identity.
+    /// As dedup, and an object discovered where a tracked one was lost in the last 5 frames
+    /// (or where its motion takes it) takes its identity.
     Reid,
 }
 

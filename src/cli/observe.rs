@@ -55,8 +55,8 @@ pub struct ObserveArgs {
     /// Device of the model (`--device`, `--tf32`, `--half-backbone`).
     #[command(flatten)]
     pub device: InferenceDeviceFlags,
-    /// How presence is carried from frame to frame (`product`, the paper's, `binary` or
-    /// `dedup`; default: the checkpoint config's `eval_presence_carry`).
+    /// How presence is carried from frame to frame (`product`, the paper's, `binary`, `dedup`
+    /// or `reid`; default: the checkpoint config's `eval_presence_carry`).
     #[arg(long, value_enum)]
     pub presence_carry: Option<PresenceCarryArg>,
     /// How the model's latents are drawn: `sampled` from the posterior or `mean` (default: the

@@ -60,13 +60,30 @@ pub enum PresenceCarry {
     #[default]
     Dedup,
     /// [`Dedup`](Self::Dedup), and identities carried across a re-discovery: a present object
-    /// discovered at this step takes the identity of a tracked object that was present at the
-    /// step before and is gone now, where their boxes overlap (IoU ≥ [`DUPLICATE_IOU`] with the
-    /// gone object's box at the step before or its propagated box now); the two swap ids. Most
+    /// discovered at this step takes the identity of a tracked object lost in the last few
+    /// steps, where their boxes overlap (with the lost object's last box, its propagated box, or
+    /// its box moved on at its last velocity); the two swap ids ([`crate::model::reid`]). Most
     /// identity switches on the synthetic streams are such re-discoveries, where objects touch
     /// (`scripts/analysis/switch_causes.py`, `docs/streams.md`). Inference only; not in the
     /// reference.
     Reid,
+}
+
+impl std::str::FromStr for PresenceCarry {
+    type Err = Error;
+
+    /// A carry by its TOML name (`"dedup"`, `"reid"`, `"binary"`, `"product"`).
+    fn from_str(name: &str) -> Result<Self> {
+        use serde::de::IntoDeserializer;
+        let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+            name.into_deserializer();
+        Self::deserialize(de).map_err(|_| {
+            Error::Invalid(format!(
+                "unknown presence carry {name:?}: use \"dedup\" (the default), \"reid\", \
+                 \"binary\" or \"product\""
+            ))
+        })
+    }
 }
 
 /// How much gradient the presence weights of the Normal KLs (`pres ⊙ KL`, reference §4.2–4.3)
@@ -1008,6 +1025,16 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presence_carries_parse_by_their_toml_names() {
+        let names = ["dedup", "reid", "binary", "product"];
+        let parsed: Vec<PresenceCarry> = names.iter().map(|n| n.parse().unwrap()).collect();
+        use PresenceCarry::*;
+        assert_eq!(parsed, vec![Dedup, Reid, Binary, Product]);
+        let e = "sticky".parse::<PresenceCarry>().unwrap_err().to_string();
+        assert!(e.contains("\"sticky\"") && e.contains("\"reid\""), "{e}");
+    }
 
     #[test]
     fn defaults_validate_and_round_trip() {

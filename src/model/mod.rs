@@ -19,6 +19,7 @@ pub mod loss;
 pub mod objects;
 pub mod prior;
 pub mod propagation;
+pub mod reid;
 pub mod selection;
 pub mod silot;
 

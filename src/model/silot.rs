@@ -23,8 +23,8 @@ use super::loss::{
 use super::objects::Objects;
 use super::prior::LearnedPrior;
 use super::propagation::{PropagationLayer, PropagationOut};
+use super::reid::{inherit_identities, ReidMemory};
 use super::selection::{mask_pres, select};
-use crate::eval::BBox;
 use crate::nn::backbone::Backbone;
 use crate::rng::{seeded_var_builder, SeededRng};
 
@@ -39,6 +39,9 @@ pub struct CarriedState {
     pub t: usize,
     /// `(B, 2)` crop offset of each stream's frames in anchor units (for `abs_posn`).
     pub offset: Tensor,
+    /// Per stream: the objects the `reid` carry remembers; empty (no entry at all) under the
+    /// other carries and before the first `reid` step.
+    pub reid: Vec<ReidMemory>,
 }
 
 impl CarriedState {
@@ -49,6 +52,7 @@ impl CarriedState {
             next_id: self.next_id.clone(),
             t: self.t,
             offset: self.offset.detach(),
+            reid: self.reid.clone(),
         }
     }
 }
@@ -242,6 +246,7 @@ impl Silot {
             next_id: vec![0; b],
             t: 0,
             offset,
+            reid: Vec::new(),
         })
     }
 
@@ -299,9 +304,19 @@ impl Silot {
                 }
             })
             .collect();
+        let reid = match carried.reid.is_empty() {
+            true => Vec::new(),
+            false => (0..b)
+                .map(|i| match continues[i] {
+                    true => carried.reid[i].clone(),
+                    false => fresh.reid.get(i).cloned().unwrap_or_default(),
+                })
+                .collect(),
+        };
         Ok(CarriedState {
             objects,
             next_id,
+            reid,
             // Discovery dropout starts at t > 0: only when every stream goes on.
             t: if continues.iter().all(|&c| c) {
                 carried.t
@@ -436,8 +451,11 @@ impl Silot {
             let _span = tracing::trace_span!("selection").entered();
             select(&prop, &disc_objects, &mut next_id)?
         };
+        let mut reid = Vec::new();
         if carry == PresenceCarry::Reid && !ctx.training && !ctx.compute_loss {
-            inherit_identities(&mut selected, prev, &prop)?;
+            reid = state.reid.clone();
+            reid.resize(b, ReidMemory::default());
+            inherit_identities(&mut selected, prev, &prop, &mut reid)?;
         }
         // --- rendering ---
         let x_hat = if ctx.reconstruct || ctx.compute_loss {
@@ -468,6 +486,7 @@ impl Silot {
                 next_id,
                 t: t + 1,
                 offset: state.offset.clone(),
+                reid,
             },
             reconstruction: x_hat,
             losses,
@@ -647,73 +666,6 @@ fn decide_presence(objects: &Objects, carry: PresenceCarry) -> Result<Objects> {
     })
 }
 
-/// [`PresenceCarry::Reid`]: a present object discovered at this step (`selected`) takes the id
-/// of a tracked object present before the step (`prev`, presence decided: 0 / 1) and gone after
-/// it (not present in `selected`), where its box overlaps that object's box before the step or
-/// its propagated box (`prop`, the same slots as `prev`) at IoU ≥ [`DUPLICATE_IOU`]; greedily
-/// by IoU, one to one. The two ids are swapped, so ids stay unique within the set.
-fn inherit_identities(selected: &mut Objects, prev: &Objects, prop: &Objects) -> Result<()> {
-    let (b, n) = selected.dims()?;
-    let (_, k) = prev.dims()?;
-    // Two host copies per step: (B·N·5) pres, yt, xt, ys, xs of the selected objects and
-    // (B·K·9) pres, box before, propagated box of the carried ones.
-    let host = |parts: &[&Tensor]| -> Result<Vec<f32>> {
-        Tensor::cat(parts, 2)?
-            .to_dtype(DType::F32)?
-            .flatten_all()?
-            .to_vec1()
-    };
-    let sel = host(&[&selected.pres, &selected.where_])?;
-    let carried = host(&[&prev.pres, &prev.where_, &prop.where_])?;
-    for row in 0..b {
-        let sel = |j: usize| &sel[(row * n + j) * 5..][..5];
-        let carried = |s: usize| &carried[(row * k + s) * 9..][..9];
-        let present_ids: Vec<u64> = (0..n)
-            .filter(|&j| sel(j)[0] > 0.5)
-            .map(|j| selected.ids[row * n + j])
-            .collect();
-        let lost: Vec<usize> = (0..k)
-            .filter(|&s| carried(s)[0] > 0.5 && !present_ids.contains(&prev.ids[row * k + s]))
-            .collect();
-        let mut pairs = Vec::new();
-        for j in (0..n).filter(|&j| selected.is_new[row * n + j] && sel(j)[0] > 0.5) {
-            let found = centred_box(&sel(j)[1..]);
-            for &s in &lost {
-                let before = found.iou(&centred_box(&carried(s)[1..5]));
-                let now = found.iou(&centred_box(&carried(s)[5..]));
-                let iou = before.max(now);
-                if iou >= DUPLICATE_IOU {
-                    pairs.push((iou, j, s));
-                }
-            }
-        }
-        pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let (mut took, mut given) = (vec![false; n], vec![false; k]);
-        for (_, j, s) in pairs {
-            if took[j] || given[s] {
-                continue;
-            }
-            took[j] = true;
-            given[s] = true;
-            let (old, new) = (prev.ids[row * k + s], selected.ids[row * n + j]);
-            let ids = &mut selected.ids[row * n..(row + 1) * n];
-            for id in ids.iter_mut() {
-                if *id == old {
-                    *id = new; // the gone object, if still in the set, takes the new id
-                }
-            }
-            ids[j] = old;
-        }
-    }
-    Ok(())
-}
-
-/// A box `yt, xt, ys, xs` (centre and size) as a [`BBox`] (the same units).
-fn centred_box(w: &[f32]) -> BBox {
-    let (y, x, h, wd) = (w[0] as f64, w[1] as f64, w[2] as f64, w[3] as f64);
-    BBox::new(y - h / 2.0, x - wd / 2.0, y + h / 2.0, x + wd / 2.0)
-}
-
 /// `(B, N, 1)`: 1 for an object that overlaps an older present object of its set (a lower id,
 /// IoU ≥ [`DUPLICATE_IOU`]; `present` `(B, N, 1)` of 0 / 1), else 0.
 fn newer_duplicates(objects: &Objects, present: &Tensor) -> Result<Tensor> {
@@ -760,50 +712,6 @@ mod tests {
             .flat_map(|&v| [v; 4])
             .collect();
         assert_eq!(w, expect);
-    }
-
-    #[test]
-    fn reid_gives_a_lost_objects_identity_to_the_discovery_that_finds_it_again() {
-        let dev = Device::Cpu;
-        let boxes = |b: &[[f32; 4]]| {
-            let flat: Vec<f32> = b.iter().flatten().copied().collect();
-            Tensor::from_vec(flat, (1, b.len(), 4), &dev).unwrap()
-        };
-        // Before the step: slot 0 present (id 3) at A, slot 1 present (id 4) at C, slot 2 gone.
-        let mut prev = Objects::null(1, 3, 2, 3, &dev).unwrap();
-        prev.pres = Tensor::new(&[[[1f32], [1.0], [0.0]]], &dev).unwrap();
-        prev.where_ = boxes(&[
-            [0.2, 0.2, 0.1, 0.1],
-            [0.8, 0.8, 0.1, 0.1],
-            [0.5, 0.5, 0.1, 0.1],
-        ]);
-        prev.ids = vec![3, 4, 5];
-        let prop = prev.clone();
-        // After: id 3 lost (presence 0.1); a discovery (id 9) on A shifted by a tenth of its
-        // width (IoU 0.82); id 4 still present; a discovery (id 10) far from everything; a
-        // discovery (id 11) on C, which is not lost (dedup's business, not reid's).
-        let mut sel = Objects::null(1, 5, 2, 3, &dev).unwrap();
-        sel.pres = Tensor::new(&[[[0.1f32], [0.9], [0.9], [0.9], [0.9]]], &dev).unwrap();
-        let mut after = [
-            [0.2, 0.2, 0.1, 0.1],
-            [0.2, 0.21, 0.1, 0.1],
-            [0.8, 0.8, 0.1, 0.1],
-            [0.5, 0.9, 0.1, 0.1],
-            [0.8, 0.81, 0.1, 0.1],
-        ];
-        sel.where_ = boxes(&after);
-        sel.ids = vec![3, 9, 4, 10, 11];
-        sel.is_new = vec![false, true, false, true, true];
-        let mut far = sel.clone();
-        inherit_identities(&mut sel, &prev, &prop).unwrap();
-        assert_eq!(sel.ids, vec![9, 3, 4, 10, 11]);
-        // Too little overlap (IoU 1/3): no inheritance.
-        after[1] = [0.2, 0.25, 0.1, 0.1];
-        far.where_ = boxes(&after);
-        inherit_identities(&mut far, &prev, &prop).unwrap();
-        assert_eq!(far.ids, vec![3, 9, 4, 10, 11]);
-        let iou = centred_box(&after[0]).iou(&centred_box(&after[1]));
-        assert!((iou - 1.0 / 3.0).abs() < 1e-6);
     }
 
     #[test]
@@ -878,6 +786,7 @@ mod tests {
         carried.objects.ids = vec![1, 2, 3, 4, 5, 6];
         carried.next_id = vec![4, 7];
         carried.t = 8;
+        carried.reid = vec![ReidMemory::with_lost(7), ReidMemory::with_lost(8)];
         let c = model
             .continue_streams(
                 fresh.clone(),
@@ -910,6 +819,9 @@ mod tests {
         assert_eq!(w, want);
         assert_eq!(c.objects.ids, vec![1, 2, 3, 0, 0, 0]);
         assert_eq!(c.next_id, vec![4, 0]);
+        // The `reid` memory goes on with its stream; a fresh stream remembers nothing.
+        let lost: Vec<Vec<u64>> = c.reid.iter().map(|m| m.lost_ids()).collect();
+        assert_eq!(lost, vec![vec![7], vec![]]);
         assert_eq!(
             c.t, 0,
             "a fresh stream: no discovery dropout at the first frame"

@@ -10,6 +10,7 @@ use super::objects::ObjectBatch;
 use crate::checkpoint::EnvRecord;
 use crate::error::{Error, Result};
 use crate::model::objects::pixel_box;
+use crate::model::reid::ReidMemory;
 use crate::model::{CarriedState, PresenceCarry, RunConfig, Silot, StepCtx};
 use crate::seed::mix_seed;
 use crate::trained::load_trained;
@@ -182,10 +183,15 @@ impl ObjectEncoder {
         }
         let x = self.frames_tensor(frames)?; // (B, 3, H, W) in [0, 1]
         let state = match self.state.take() {
-            Some(s) if s.objects.dims()?.0 == b => CarriedState {
-                objects: s.objects.reset_streams(new_episode)?,
-                ..s
-            },
+            Some(mut s) if s.objects.dims()?.0 == b => {
+                for (memory, _) in s.reid.iter_mut().zip(new_episode).filter(|(_, &new)| new) {
+                    *memory = ReidMemory::default();
+                }
+                CarriedState {
+                    objects: s.objects.reset_streams(new_episode)?,
+                    ..s
+                }
+            }
             _ => self
                 .model
                 .initial_state(b, self.n_slots(), None, &self.device)?,
@@ -264,9 +270,17 @@ impl ObjectEncoder {
         let next_id = (0..b)
             .map(|r| pos[r].map_or(state.next_id[r], |j| sub.next_id[j]))
             .collect();
+        // `reid` memories (empty under the other carries): the restarted streams' from `sub`.
+        let reid = match state.reid.is_empty() {
+            true => Vec::new(),
+            false => (0..b)
+                .map(|r| pos[r].map_or_else(|| state.reid[r].clone(), |j| sub.reid[j].clone()))
+                .collect(),
+        };
         let merged = CarriedState {
             objects,
             next_id,
+            reid,
             t: state.t,
             offset: merge(&state.offset, &sub.offset)?,
         };
