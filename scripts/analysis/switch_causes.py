@@ -12,7 +12,9 @@ touching another ground-truth box, at the frame's edge (with --frame-size), the 
 still present, and the new one born at that frame or within 5 frames. A miss is a ground-truth
 object left unmatched at a frame; each is described by its box touching another ground-truth
 box, half or more of it covered by other ground-truth boxes, a present prediction on it at
-0.1 <= IoU < 0.5 (found, boxed too loosely or off), or no prediction within IoU 0.1.
+0.1 <= IoU < 0.5 (found, boxed too loosely or off), no present prediction within IoU 0.1, and
+a prediction below the presence threshold (score <= 0.5) on it at IoU >= 0.5 (boxed well, held
+below the threshold: `below_threshold`).
 """
 import argparse
 import collections
@@ -72,6 +74,7 @@ def main():
         last, born = {}, {}
         for f in frames:
             preds = {p["id"]: p for p in f["pred"] if p["score"] > 0.5}
+            below = [p for p in f["pred"] if 0.0 < p["score"] <= 0.5]
             for pid in preds:
                 born.setdefault(pid, f["t"])
             gts = {g["id"]: g for g in f["gt"]}
@@ -86,6 +89,7 @@ def main():
                     best = max((iou(box, p) for p in preds.values()), default=0.0)
                     n["miss_near"] += 0.1 <= best < 0.5
                     n["miss_nothing"] += best < 0.1
+                    n["miss_below_threshold"] += any(iou(box, p) >= 0.5 for p in below)
                 edge = a.frame_size is not None and (
                     box["top"] < 1 or box["left"] < 1
                     or box["bottom"] > a.frame_size[0] - 1 or box["right"] > a.frame_size[1] - 1
@@ -111,7 +115,7 @@ def main():
         print(f"  {k}: {n[k]} ({n[k] / max(s, 1):.3f} of switches)")
     m = n["misses"]
     print(f"{m} misses (the report: {rep.get('num_misses')})")
-    for k in ["miss_touching", "miss_covered", "miss_near", "miss_nothing"]:
+    for k in ["miss_touching", "miss_covered", "miss_near", "miss_nothing", "miss_below_threshold"]:
         print(f"  {k[5:]}: {n[k]} ({n[k] / max(m, 1):.3f} of misses)")
 
 
