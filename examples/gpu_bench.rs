@@ -87,9 +87,9 @@ struct Args {
     /// Inference batch sizes.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batches: Vec<usize>,
-    /// Presence carry of the inference steps (`dedup`, the default, `binary`, `product` or
-    /// `reid`), to time what each costs.
-    #[arg(long, default_value = "dedup")]
+    /// Presence carry of the inference steps (`reid`, the default, `dedup`, `binary` or
+    /// `product`), to time what each costs.
+    #[arg(long, default_value = "reid")]
     presence_carry: String,
     /// Schedule step the training step is measured at. The default is past the training
     /// wheels (1,000 steps, whose stop-gradients shrink the backward pass) and the count prior's

@@ -207,7 +207,7 @@ fn encode_context_tracks_like_eval_without_rendering() {
     let cfg = smoke_cfg();
     let dev = Device::Cpu;
     let (_vm, mut model) = Silot::build(&cfg.model, 4, DType::F32, &dev).unwrap();
-    // Pure encoding decides presence between steps (`dedup`, the default) where a step that
+    // Pure encoding decides presence between steps (`reid`, the default) where a step that
     // computes losses carries the paper's product; with the product both track alike.
     model.set_eval_presence_carry(silot::model::PresenceCarry::Product);
     let clip = moving_squares(2, 4, 24, 24, 3);

@@ -4,7 +4,8 @@
 //!
 //! Sizes: Scattered MNIST training (48×48, B=16, T=8, K=16), Space Invaders training crops
 //! (72×72, B=16, T=8, K=36, 21×21 sprites, wider MLPs), Space Invaders inference (195×160,
-//! B=8, K=128, one timestep) and the same step through the object-centric wrapper's encoder.
+//! B=8, K=128, one timestep) and the same step through the object-centric wrapper's encoder;
+//! the `reid` carry's host work at the GPU wrapper's batch (B=256, K=128).
 //! Run: `cargo bench --bench bench_main -- model`.
 
 use std::hint::black_box;
@@ -13,6 +14,8 @@ use std::time::{Duration, Instant};
 use candle_core::{DType, Device, Tensor};
 use criterion::Criterion;
 use silot::model::config::RunConfig;
+use silot::model::objects::Objects;
+use silot::model::reid::{inherit_identities, ReidMemory};
 use silot::model::{Silot, StepCtx};
 use silot::profile::SpanTimes;
 use silot::rng::SeededRng;
@@ -122,8 +125,90 @@ fn infer_bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// The `reid` carry's own work in one inference step at the GPU wrapper's batch: B = 256
+/// streams, K = 128 slots, 45 present objects per stream (Space Invaders' count), 2 lost and 2
+/// found again at every step. `inherit_identities` copies the step's boxes to the host (here
+/// CPU memory; on a GPU a device-to-host transfer) and updates each stream's memory.
+fn reid_host_bench(c: &mut Criterion) {
+    let (b, k, present) = (256, 128, 45);
+    let dev = Device::Cpu;
+    let cell = |i: usize| {
+        [
+            0.1 + 0.1 * (i % 9) as f32,
+            0.1 + 0.1 * (i / 9) as f32,
+            0.06,
+            0.06,
+        ]
+    };
+    let tensor = |rows: Vec<f32>, d: usize| {
+        let all: Vec<f32> = (0..b).flat_map(|_| rows.iter().copied()).collect();
+        Tensor::from_vec(all, (b, k, d), &dev).unwrap()
+    };
+    let mut prev = Objects::null(b, k, 4, 4, &dev).unwrap();
+    let pres_before: Vec<f32> = (0..k).map(|s| f32::from(u8::from(s < present))).collect();
+    prev.pres = tensor(pres_before.clone(), 1);
+    prev.where_ = tensor((0..k).flat_map(|s| cell(s % present)).collect(), 4);
+    prev.ids = (0..b).flat_map(|_| 0..k as u64).collect();
+    // After the step: slots 0 and 1 lost; slots `present` and `present + 1` are discoveries
+    // just beside where they were.
+    let mut selected = prev.clone();
+    let mut pres_after = pres_before;
+    pres_after[0] = 0.1;
+    pres_after[1] = 0.1;
+    pres_after[present] = 0.9;
+    pres_after[present + 1] = 0.9;
+    selected.pres = tensor(pres_after, 1);
+    let boxes_after: Vec<f32> = (0..k)
+        .flat_map(|s| match s {
+            s if s == present || s == present + 1 => {
+                let [y, x, h, w] = cell(s - present);
+                [y + 0.01, x, h, w]
+            }
+            s => cell(s % present),
+        })
+        .collect();
+    selected.where_ = tensor(boxes_after, 4);
+    selected.is_new = (0..b)
+        .flat_map(|_| (0..k).map(|s| s == present || s == present + 1))
+        .collect();
+    let mut memory = vec![ReidMemory::default(); b];
+    inherit_identities(&mut selected.clone(), &prev, &prev, &mut memory).unwrap();
+    let mut g = c.benchmark_group("model");
+    g.sample_size(20);
+    g.bench_function("reid_host_b256_k128", |bn| {
+        bn.iter_batched(
+            || (selected.clone(), memory.clone()),
+            |(mut sel, mut mem)| {
+                inherit_identities(&mut sel, &prev, &prev, &mut mem).unwrap();
+                black_box((sel, mem))
+            },
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    // Its two host copies alone (the same tensors), the part a GPU turns into transfers.
+    let host = |parts: &[&Tensor]| {
+        Tensor::cat(parts, 2)
+            .unwrap()
+            .to_dtype(DType::F32)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+    };
+    g.bench_function("reid_host_copies_b256_k128", |bn| {
+        bn.iter(|| {
+            let sel = host(&[&selected.pres, &selected.where_]);
+            let carried = host(&[&prev.pres, &prev.where_, &prev.where_]);
+            black_box((sel, carried))
+        })
+    });
+    g.finish();
+}
+
 /// All model benchmarks.
 pub fn bench_model(c: &mut Criterion) {
+    reid_host_bench(c);
     train_bench(c, "cpu_train_step_mnist_48x48_b16_t8_k16", mnist_cfg());
     train_bench(
         c,

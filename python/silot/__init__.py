@@ -53,10 +53,10 @@ def make(
     directory of ``silot train``, or ``"untrained:EXPERIMENT"`` (a random model, for tests).
     ``device``: ``"cpu"`` or ``"cuda"`` (a CUDA build). ``seed``: used by the first
     ``reset()`` without a seed, and for the encoder's noise. ``presence_carry``: how objects are
-    carried from step to step, ``None`` (the encoder's own setting, ``"dedup"`` for the shipped
-    ones), ``"reid"`` (also: an object found again where a lost one was, or where its motion
-    takes it, keeps the lost one's id; about half the identity switches, docs/streams.md),
-    ``"binary"`` or ``"product"`` (the paper's).
+    carried from step to step, ``None`` (the encoder's own setting, ``"reid"`` for the shipped
+    ones: an object found again where a lost one was, or where its motion takes it, keeps the
+    lost one's id; docs/streams.md), ``"dedup"`` (without that: about twice the identity
+    switches), ``"binary"`` or ``"product"`` (the paper's).
     """
     return SilotEnv(
         env_id, encoder, device, seed, render_mode, allow_env_mismatch, presence_carry

@@ -45,9 +45,10 @@ pub struct TrackerArgs {
     pub device: InferenceDeviceFlags,
     /// How a SILOT model carries presence from frame to frame: `product` (the paper's
     /// `obj_t = obj_{t-1}·d_obj`), `binary` (decided each frame: above 0.5 carries on as
-    /// present, else the slot is emptied) or `dedup` (binary, and of present objects that
-    /// overlap at IoU >= 0.5 only the oldest carries on). Default: the checkpoint config's
-    /// `eval_presence_carry`.
+    /// present, else the slot is emptied), `dedup` (binary, and of present objects that
+    /// overlap at IoU >= 0.5 only the oldest carries on) or `reid` (dedup, and a discovery
+    /// where an object was just lost keeps its identity). Default: the checkpoint config's
+    /// `eval_presence_carry` (`reid` unless it names another).
     #[arg(long, value_enum)]
     pub presence_carry: Option<PresenceCarryArg>,
     /// How a SILOT model's latents are drawn at evaluation: `sampled` from the posterior (the
