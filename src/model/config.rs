@@ -59,15 +59,16 @@ pub enum PresenceCarry {
     /// worse); on Space Invaders it changes nothing measurable (`docs/streams.md`). The default
     /// from session 44 to 50.
     Dedup,
-    /// The default: [`Dedup`](Self::Dedup), and identities carried across a re-discovery: a present object
-    /// discovered at this step takes the identity of a tracked object lost in the last few
-    /// steps, where their boxes overlap (with the lost object's last box, its propagated box, or
-    /// its box moved on at its last velocity); the two swap ids ([`crate::model::reid`]). Most
-    /// identity switches on the synthetic streams are such re-discoveries, where objects touch
-    /// (`scripts/analysis/switch_causes.py`, `docs/streams.md`). On unseen streams of all three
-    /// shipped encoders it halves the identity switches or better and raises MOTA (Space
-    /// Invaders +0.002, Scattered Shapes +0.038, Scattered MNIST +0.041), and on their 8-frame
-    /// clips it is as good or better. Inference only; not in the reference.
+    /// The default (since session 50): [`Dedup`](Self::Dedup), and identities carried across a
+    /// re-discovery: a present object discovered at this step takes the identity of a tracked
+    /// object lost in the last few steps, where their boxes overlap (with the lost object's last
+    /// box, its propagated box, or its box moved on at its last velocity); the two swap ids
+    /// ([`crate::model::reid`]). Most identity switches on the synthetic streams are such
+    /// re-discoveries, where objects touch (`scripts/analysis/switch_causes.py`,
+    /// `docs/streams.md`). On unseen streams of all three shipped encoders it removes 38–56 % of
+    /// the identity switches and raises MOTA (Space Invaders +0.002, Scattered Shapes +0.038,
+    /// Scattered MNIST +0.041); on their 8-frame clips it is as good or better. Inference only;
+    /// not in the reference.
     #[default]
     Reid,
 }
@@ -1029,6 +1030,19 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reid_is_the_default_carry_and_only_other_carries_are_written() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.model.eval_presence_carry, PresenceCarry::Reid);
+        assert!(!cfg.to_toml().unwrap().contains("eval_presence_carry"));
+        let mut dedup = cfg.clone();
+        dedup.model.eval_presence_carry = PresenceCarry::Dedup;
+        let text = dedup.to_toml().unwrap();
+        assert!(text.contains("eval_presence_carry = \"dedup\""), "{text}");
+        let back = RunConfig::from_toml(&text, "x").unwrap();
+        assert_eq!(back.model.eval_presence_carry, PresenceCarry::Dedup);
+    }
 
     #[test]
     fn presence_carries_parse_by_their_toml_names() {
