@@ -152,8 +152,7 @@ def test_render():
     np.testing.assert_array_equal(env.render(), obs)
 
 
-
-def test_presence_carry_reid_keeps_identities_the_default_loses():
+def test_presence_carry_reid_keeps_identities_dedup_loses():
     # 1,000-frame Scattered Shapes episodes with the shipped encoder: where shapes touch, the
     # tracked object dies and discovery finds the shape again; `reid` gives it back its identity.
     identities = {}

@@ -172,10 +172,12 @@ impl ReidMemory {
             });
             propagated.push((id, as_box(&slot(s)[5..])));
         }
-        self.before = before
-            .iter()
-            .map(|&s| (prev_ids[s], as_box(&slot(s)[1..5])))
-            .collect();
+        self.before.clear();
+        self.before.extend(
+            before
+                .iter()
+                .map(|&s| (prev_ids[s], as_box(&slot(s)[1..5]))),
+        );
         propagated
     }
 
@@ -189,6 +191,9 @@ impl ReidMemory {
         ids: &mut [u64],
         propagated: &[(u64, [f32; 4])],
     ) {
+        if self.lost.is_empty() {
+            return; // the common step: nothing to give
+        }
         let mut pairs = Vec::new();
         for j in (0..ids.len()).filter(|&j| is_new[j] && sel[j * 5] > 0.5) {
             let found = centred_box(&sel[j * 5 + 1..(j + 1) * 5]);
@@ -203,6 +208,9 @@ impl ReidMemory {
                     pairs.push((iou, j, m));
                 }
             }
+        }
+        if pairs.is_empty() {
+            return;
         }
         pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
         let (mut took, mut given) = (vec![false; ids.len()], vec![false; self.lost.len()]);

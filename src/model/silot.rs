@@ -304,14 +304,18 @@ impl Silot {
                 }
             })
             .collect();
-        let reid = match carried.reid.is_empty() {
-            true => Vec::new(),
-            false => (0..b)
-                .map(|i| match continues[i] {
-                    true => carried.reid[i].clone(),
-                    false => fresh.reid.get(i).cloned().unwrap_or_default(),
+        let reid = if carried.reid.is_empty() {
+            Vec::new()
+        } else {
+            (0..b)
+                .map(|i| {
+                    if continues[i] {
+                        carried.reid[i].clone()
+                    } else {
+                        fresh.reid.get(i).cloned().unwrap_or_default()
+                    }
                 })
-                .collect(),
+                .collect()
         };
         Ok(CarriedState {
             objects,

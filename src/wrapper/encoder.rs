@@ -271,11 +271,12 @@ impl ObjectEncoder {
             .map(|r| pos[r].map_or(state.next_id[r], |j| sub.next_id[j]))
             .collect();
         // `reid` memories (empty under the other carries): the restarted streams' from `sub`.
-        let reid = match state.reid.is_empty() {
-            true => Vec::new(),
-            false => (0..b)
+        let reid = if state.reid.is_empty() {
+            Vec::new()
+        } else {
+            (0..b)
                 .map(|r| pos[r].map_or_else(|| state.reid[r].clone(), |j| sub.reid[j].clone()))
-                .collect(),
+                .collect()
         };
         let merged = CarriedState {
             objects,
