@@ -5,7 +5,8 @@
   python3 scripts/cuda/score_sets.py DIR... --pair A B ...   # A against B, seed by seed
 
 A checkpoint's name is its reports' file name less "-SEED.json".
-Seeds fall into the fixed scoring sets of benches/results (SEED_SETS); any other is "other".
+Seeds fall into the scoring sets of benches/results (SEED_SETS) by their ten-thousands (the shipped
+manifest's 27 seeds, 101009 ... 149101, are sets "fresh", "unseen" and "s141"); any other is "other".
 Rows: MOTA, AP and count error are means over the set's seeds (every seed weighs the same, as
 the results files report them); false positives and misses are per ground-truth object over
 the set, and so are the duplicates among the false positives (`dup`: second boxes on tracked
@@ -30,7 +31,13 @@ SEED_SETS = {
     "s131": "131011 132019 133021 134033 135043 136047 137053 138059 139067",
     "s141": "141023 142031 143053 144061 145069 146077 147083 148091 149101",
 }
-SET_OF = {int(s): name for name, seeds in SEED_SETS.items() for s in seeds.split()}
+# Each set's seeds share their ten-thousands (91001 ... 99023 are 9, 101009 ... 109051 are 10, ...).
+BUCKET_OF = {int(s) // 10000: name for name, seeds in SEED_SETS.items() for s in seeds.split()}
+
+
+def set_of(seed):
+    """The scoring set of `seed`, or "other"."""
+    return BUCKET_OF.get(seed // 10000, "other")
 
 
 def load(dirs):
@@ -49,7 +56,7 @@ def by_set(seeds):
     """{set name: [seed, ...]} for the given seeds, sets in a stable order."""
     groups = defaultdict(list)
     for seed in sorted(seeds):
-        groups[SET_OF.get(seed, "other")].append(seed)
+        groups[set_of(seed)].append(seed)
     return dict(sorted(groups.items()))
 
 
