@@ -289,9 +289,28 @@ fn a_config_file_may_start_from_a_base_file() {
         assert!(err.contains(expect), "{text}: {err}");
     }
     // Unknown keys are still refused after the merge.
+    // ... at the file's own line (line 3 here), not a line of the merged text.
     write("typo.toml", "base = \"root.toml\"\n[model]\nn_objcts = 3\n");
     let err = ExperimentConfig::from_file(&dir.path().join("typo.toml"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("n_objcts"), "{err}");
+    assert!(
+        err.contains("line 3,") && err.contains("3 | n_objcts"),
+        "{err}"
+    );
+    // A typo in the base: named, without lines of the merged text.
+    write(
+        "bad_root.toml",
+        "[env]\nid = \"smoke\"\n[env.scattered_mnist]\n[model]\nn_whta = 1\n",
+    );
+    write(
+        "over_bad.toml",
+        "base = \"bad_root.toml\"\n[train]\nlr = 0.5\n",
+    );
+    let err = ExperimentConfig::from_file(&dir.path().join("over_bad.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("n_whta") && err.contains("merged"), "{err}");
+    assert!(!err.contains("line "), "{err}");
 }

@@ -229,10 +229,21 @@ impl EvalReport {
             self.births_per_frame
         );
         let t = &self.thresholds;
+        // The thresholds are numpy's sums (0.30000000000000004); printed to 6 decimals, trimmed.
+        let ap_ious: Vec<String> = t
+            .ap_iou_thresholds
+            .iter()
+            .map(|x| {
+                let v = format!("{x:.6}");
+                v.trim_end_matches('0').trim_end_matches('.').to_string()
+            })
+            .collect();
         let _ = writeln!(
             s,
-            "obj_threshold {}  MOT IoU >= {}  AP IoU thresholds {:?}",
-            t.obj_threshold, t.mot_iou_threshold, t.ap_iou_thresholds
+            "obj_threshold {}  MOT IoU >= {}  AP IoU thresholds [{}]",
+            t.obj_threshold,
+            t.mot_iou_threshold,
+            ap_ious.join(", ")
         );
         if self.by_frame_index.len() > MAX_PRINTED_FRAME_INDICES {
             let _ = writeln!(
