@@ -29,7 +29,9 @@ pub fn open_ordinal(d: DeviceArg, ordinal: usize) -> Result<Device> {
             if !candle_core::utils::cuda_is_available() {
                 return Err(Error::Invalid(
                     "--device cuda: this binary was built without CUDA support; rebuild with \
-                     `cargo build --release --features cuda` (see README, CUDA section)"
+                     `cargo build --release --features cuda` (docs/cuda.md; the Python package: \
+                     `pip install ./python --config-settings=build-args=\"--features cuda\"`, \
+                     docs/python.md)"
                         .into(),
                 ));
             }

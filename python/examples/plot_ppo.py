@@ -2,7 +2,7 @@
 agent kind (observation, and the set encoder of object runs other than Deep Sets; the mean over
 seeds, their range shaded).
 
-    python python/examples/plot_ppo.py runs/space_invaders__* --out assets/ppo_objects_vs_pixels.png
+    python python/examples/plot_ppo.py runs/space_invaders__* --out benches/results/ppo_objects_vs_pixels.png
 
 Needs matplotlib. Also prints each kind's final return (mean of the last 100 episodes, per seed).
 """
@@ -61,7 +61,10 @@ def main(argv=None):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    end = max(s.max() for runs in by_kind.values() for _, s, _ in runs if len(s))
+    ends = [s.max() for runs in by_kind.values() for _, s, _ in runs if len(s)]
+    if not ends:
+        p.error("no run has a finished episode yet: nothing to plot (train longer)")
+    end = max(ends)
     grid = np.linspace(a.window, end, 100)
     fig, ax = plt.subplots(figsize=(7, 4))
     for kind, runs in sorted(by_kind.items()):
