@@ -55,6 +55,7 @@ pub enum Command {
 
 /// Parse arguments, run, and turn errors into a message and exit code 1.
 pub fn main() -> std::process::ExitCode {
+    crate::util::keep_freed_memory();
     init_tracing();
     let cli = Cli::parse();
     let result = match cli.command {
