@@ -81,13 +81,20 @@ pub fn main() -> std::process::ExitCode {
 }
 
 fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("SILOT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    // Colours only on a terminal: logs redirected to files stay plain text. A span's close
-    // prints its busy and idle time (the model's spans are at trace level: `SILOT_LOG=silot=trace`).
+    use tracing_subscriber::fmt::format::FmtSpan;
+    let asked = tracing_subscriber::EnvFilter::try_from_env("SILOT_LOG").ok();
+    // Asked for logs, a span's close prints its busy and idle time (the model's spans are at
+    // trace level: `SILOT_LOG=silot=trace`); by default warnings only, no span lines.
+    let spans = if asked.is_some() {
+        FmtSpan::CLOSE
+    } else {
+        FmtSpan::NONE
+    };
+    let filter = asked.unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
+    // Colours only on a terminal: logs redirected to files stay plain text.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_span_events(spans)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
