@@ -23,11 +23,14 @@ namespace ale {
 PhosphorBlend::PhosphorBlend(OSystem* osystem) : m_osystem(osystem) {
   // Taken from default Stella settings
   m_phosphor_blend_ratio = 77;
-
-  makeAveragePalette();
+  // silot patch: makeAveragePalette() moved to the first process() (see the header).
 }
 
 void PhosphorBlend::process(ALEScreen& screen) {
+  if (!m_palette_made) {
+    makeAveragePalette();
+    m_palette_made = true;
+  }
   Console& console = m_osystem->console();
 
   // Fetch current and previous frame buffers from the emulator

@@ -42,6 +42,9 @@ class PhosphorBlend {
 
   uInt32 m_avg_palette[256][256];
   uInt8 m_phosphor_blend_ratio;
+  // silot patch: the tables are made on the first `process` (colour averaging on), not in the
+  // constructor: ~80 ms of every env's construction that envs without colour averaging never use.
+  bool m_palette_made = false;
 };
 
 }  // namespace ale
