@@ -30,48 +30,6 @@ pub fn load_experiment(id_or_path: &str) -> Result<ExperimentConfig> {
     ExperimentConfig::from_toml(&src.text, &src.origin)
 }
 
-/// A parse error of the config text from `origin`. A file laid over a `base` is parsed merged,
-/// whose line numbers are no line of the file: the error is shown at the file's own line when
-/// its own keys give the same error, else without the merged text's lines.
-fn parse_error(e: &toml::de::Error, origin: &str) -> Error {
-    let config = |msg: String| Error::Config {
-        path: origin.into(),
-        msg: msg.trim_end().to_string(),
-    };
-    let own = std::fs::read_to_string(origin).ok();
-    let has_base = own
-        .as_deref()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .is_some_and(|t| t.contains_key("base"));
-    let Some(own) = own.filter(|_| has_base) else {
-        return config(e.to_string());
-    };
-    // The file's own keys, its `base` line blanked (the other lines keep their numbers).
-    let mut top = true;
-    let own: Vec<&str> = own
-        .lines()
-        .map(|line| {
-            let t = line.trim_start();
-            top &= !t.starts_with('[');
-            let is_base = t
-                .strip_prefix("base")
-                .is_some_and(|r| r.trim_start().starts_with('='));
-            if top && is_base {
-                ""
-            } else {
-                line
-            }
-        })
-        .collect();
-    match toml::from_str::<ExperimentConfig>(&own.join("\n")) {
-        Err(own_err) if own_err.message() == e.message() => config(own_err.to_string()),
-        _ => config(format!(
-            "{} (in this file or a `base` it starts from, merged)",
-            e.message()
-        )),
-    }
-}
-
 /// The `[eval]` section: metric settings and the ConnComp baseline's thresholds.
 ///
 /// ```toml
@@ -111,7 +69,7 @@ pub struct ExperimentConfig {
 impl ExperimentConfig {
     /// Parse TOML text; `origin` names the file in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self> {
-        let cfg: ExperimentConfig = toml::from_str(text).map_err(|e| parse_error(&e, origin))?;
+        let cfg: ExperimentConfig = registry::parse_config(text, origin)?;
         cfg.env.validate(origin)?;
         let named = |e: Error| Error::Config {
             path: origin.into(),

@@ -299,6 +299,19 @@ fn a_config_file_may_start_from_a_base_file() {
         err.contains("line 3,") && err.contains("3 | n_objcts"),
         "{err}"
     );
+    // The same for the env alone (`--env FILE`).
+    write(
+        "env_typo.toml",
+        "base = \"root.toml\"\n[env.scattered_mnist]\nmin_objectz = 2\n",
+    );
+    let path = dir.path().join("env_typo.toml");
+    let err = silot::env::registry::load_spec(path.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("line 3,") && err.contains("3 | min_objectz"),
+        "{err}"
+    );
     // A typo in the base: named, without lines of the merged text.
     write(
         "bad_root.toml",

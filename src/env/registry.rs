@@ -100,10 +100,7 @@ pub fn source(id_or_path: &str) -> Result<EnvSource> {
 /// as text. A file without `base` is returned as it is, so errors point at its lines.
 pub fn read_toml_file(path: &Path) -> Result<String> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let has_base = text
-        .parse::<toml::Table>()
-        .is_ok_and(|t| t.contains_key("base"));
-    if !has_base {
+    if !has_base(&text) {
         return Ok(text);
     }
     let merged = with_base(path, &mut Vec::new())?;
@@ -148,6 +145,55 @@ pub fn make_from_spec_split(spec: &EnvSpec, split: Split) -> Result<Box<dyn Env>
         path: spec.id.clone(),
         msg: "no env kind configured".into(),
     })
+}
+
+/// Whether config `text` starts from another file (a top-level `base` key).
+fn has_base(text: &str) -> bool {
+    text.parse::<toml::Table>()
+        .is_ok_and(|t| t.contains_key("base"))
+}
+
+/// Deserialise config `text` that [`source`] gave for `origin`. A file laid over a `base` comes
+/// merged, whose line numbers are no line of the file: an error is shown at the file's own line
+/// when the file's own keys give the same error, else without the merged text's lines.
+pub(crate) fn parse_config<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| {
+        let config = |msg: String| Error::Config {
+            path: origin.into(),
+            msg: msg.trim_end().to_string(),
+        };
+        let Some(own) = std::fs::read_to_string(origin).ok().filter(|t| has_base(t)) else {
+            return config(e.to_string());
+        };
+        match toml::from_str::<T>(&without_base_line(&own)) {
+            Err(own_err) if own_err.message() == e.message() => config(own_err.to_string()),
+            _ => config(format!(
+                "{} (in this file or a `base` it starts from, merged)",
+                e.message()
+            )),
+        }
+    })
+}
+
+/// `text` with its top-level `base = ...` line blanked (the other lines keep their numbers).
+fn without_base_line(text: &str) -> String {
+    let mut top = true;
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|line| {
+            let t = line.trim_start();
+            top &= !t.starts_with('[');
+            let is_base = t
+                .strip_prefix("base")
+                .is_some_and(|r| r.trim_start().starts_with('='));
+            if top && is_base {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect();
+    lines.join("\n")
 }
 
 /// Build the env with this id (or TOML path).

@@ -92,10 +92,7 @@ impl EnvSpec {
     /// The `[env]` table of TOML `text` (other tables are ignored), validated; `origin` names the
     /// file in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Self> {
-        let t: EnvTable = toml::from_str(text).map_err(|e| Error::Config {
-            path: origin.into(),
-            msg: e.to_string().trim_end().to_string(),
-        })?;
+        let t: EnvTable = crate::env::registry::parse_config(text, origin)?;
         t.env.validate(origin)?;
         Ok(t.env)
     }
