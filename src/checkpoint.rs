@@ -659,10 +659,18 @@ fn read_config(dir: &Path, state: &StateJson) -> Result<(PathBuf, String)> {
 /// `expected_config_toml`; the other sections may differ. This is what a run that starts from
 /// another run's checkpoint under a changed `[train]` section needs (the variables' names and
 /// shapes are checked again on loading).
+///
+/// Besides [`TRAINING_ONLY_MODEL_KEYS`], the keys of [`FRAME_GEOMETRY_MODEL_KEYS`] may differ: a
+/// run may go on from an encoder trained on crops to the full frames it is used on.
 pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
     let dir = &readable_dir(dir);
     let (path, saved) = read_config(dir, &read_state(dir)?)?;
-    same_model_section(&path, &saved, expected_config_toml)
+    let ignored: Vec<&str> = TRAINING_ONLY_MODEL_KEYS
+        .iter()
+        .chain(FRAME_GEOMETRY_MODEL_KEYS)
+        .copied()
+        .collect();
+    same_model_section(&path, &saved, expected_config_toml, &ignored)
 }
 
 /// `[model]` keys that only change how training runs the model, not its parameters or its
@@ -671,12 +679,20 @@ pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
 pub const TRAINING_ONLY_MODEL_KEYS: &[&str] =
     &["discovery_dropout", "kl_pres_weight_gradient", "priors"];
 
+/// `[model]` keys of the frame's geometry, which shape no parameter (the backbone is
+/// convolutional, the discovery grid follows the frame, every slot shares the same networks):
+/// the frame size and the number of slots. A run may branch from a checkpoint that differs in
+/// these (e.g. an encoder trained on 60x60 crops with 25 slots trained on on full 96x96 frames with
+/// 36); the variables' shapes are checked again on loading. Averaging still needs them equal.
+pub const FRAME_GEOMETRY_MODEL_KEYS: &[&str] = &["image_size", "n_objects", "n_objects_eval"];
+
 /// Checks that the config text `saved` (read from `path`) has the `[model]` section of
-/// `expected_config_toml` (apart from [`TRAINING_ONLY_MODEL_KEYS`]), naming the differences.
+/// `expected_config_toml` apart from the keys in `ignored`, naming the differences.
 pub(crate) fn same_model_section(
     path: &Path,
     saved: &str,
     expected_config_toml: &str,
+    ignored: &[&str],
 ) -> Result<()> {
     let model_of = |text: &str| -> std::result::Result<toml::Value, String> {
         let v: toml::Value = text.parse().map_err(|e| format!("{e}"))?;
@@ -685,7 +701,7 @@ pub(crate) fn same_model_section(
             .cloned()
             .unwrap_or_else(|| toml::Value::Table(Default::default()));
         if let Some(table) = model.as_table_mut() {
-            for key in TRAINING_ONLY_MODEL_KEYS {
+            for key in ignored {
                 table.remove(*key);
             }
         }
@@ -703,10 +719,10 @@ pub(crate) fn same_model_section(
     Err(ckpt_err(
         path,
         format!(
-            "checkpoint was made with another model ({} difference(s)): {}; a run may start from another run's checkpoint under a changed [train] section (and training-only [model] keys: {}) only",
+            "checkpoint was made with another model ({} difference(s)): {}; only these [model] keys may differ here: {}",
             diffs.len(),
             diffs.into_iter().take(10).collect::<Vec<_>>().join("; "),
-            TRAINING_ONLY_MODEL_KEYS.join(", ")
+            ignored.join(", ")
         ),
     ))
 }

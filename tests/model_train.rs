@@ -637,6 +637,9 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     changed.model.discovery_dropout = 0.8;
     changed.model.kl_pres_weight_gradient = silot::model::config::PresWeightGradient::DISCOVERY;
     changed.model.priors.hw.std = 0.25;
+    // So may the number of slots (the frame size likewise: no parameter depends on either).
+    changed.model.n_objects = cfg.model.n_objects + 2;
+    changed.model.n_objects_eval = Some(cfg.model.n_objects + 5);
     let opts = |steps| TrainOptions {
         branch_from: Some(trunk.join("checkpoint")),
         ..cpu_opts(Some(steps))

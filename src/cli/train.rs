@@ -59,8 +59,9 @@ pub struct TrainArgs {
     pub start_stage: Option<usize>,
     /// Start this run from another run's checkpoint directory (its parameters, Adam state and
     /// progress) under this command's config, whose [model] must be the same (apart from the
-    /// training-only `discovery_dropout`, `kl_pres_weight_gradient` and `priors`): to try a
-    /// change of [train] (batch size, learning rate, stages) from a point of an earlier run.
+    /// training-only `discovery_dropout`, `kl_pres_weight_gradient` and `priors`, and the frame's
+    /// `image_size`, `n_objects` and `n_objects_eval`): to try a change of [train] (batch size,
+    /// learning rate, stages, crops or full frames) from a point of an earlier run.
     /// Ignored once the run directory holds its own checkpoint, so the same command resumes.
     #[arg(long, value_name = "CHECKPOINT_DIR")]
     pub branch_from: Option<PathBuf>,

@@ -205,7 +205,7 @@ pub struct Phase {
     pub fresh_adam: bool,
     /// `[model]` keys laid over the recipe's for this phase (only training-only keys may
     /// differ from the previous phase's: `discovery_dropout`, `kl_pres_weight_gradient`,
-    /// `priors`).
+    /// `priors`; and the frame geometry, `image_size`, `n_objects`, `n_objects_eval`).
     #[serde(default)]
     pub model: toml::Table,
     /// `[train]` keys laid over the recipe's for this phase.

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::checkpoint::{
     ckpt_err, read_files, read_optimizer, same_model_section, serialize, write_files,
-    CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, WEIGHTS_FILE,
+    CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, TRAINING_ONLY_MODEL_KEYS, WEIGHTS_FILE,
 };
 use crate::error::{Error, Result};
 
@@ -62,7 +62,12 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedI
     let mut later = None;
     for dir in &dirs[1..] {
         let ck = read_files(dir)?;
-        same_model_section(&ck.config_path, &ck.config_toml, &first.config_toml)?;
+        same_model_section(
+            &ck.config_path,
+            &ck.config_toml,
+            &first.config_toml,
+            TRAINING_ONLY_MODEL_KEYS,
+        )?;
         if let (Some(a), Some(b)) = (&first.env, &ck.env) {
             if a != b {
                 return Err(ckpt_err(

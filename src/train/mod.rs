@@ -644,7 +644,8 @@ impl Trainer {
     }
 
     /// Start from another run's checkpoint in `dir` under this trainer's config, whose `[model]`
-    /// section must be the checkpoint's (apart from [`checkpoint::TRAINING_ONLY_MODEL_KEYS`]):
+    /// section must be the checkpoint's (apart from [`checkpoint::TRAINING_ONLY_MODEL_KEYS`] and
+    /// [`checkpoint::FRAME_GEOMETRY_MODEL_KEYS`]):
     /// its parameters, Adam state and progress (steps, stage, best validation so far), with this
     /// config's schedule from there on (learning rate, batch size, clip length, count prior,
     /// patience). To try a change of `[train]` from a point of an earlier run. Without

@@ -45,7 +45,8 @@ pub struct TrainOptions {
     pub start_stage: Option<usize>,
     /// When the run directory holds no checkpoint yet: start from this other run's checkpoint
     /// directory ([`Trainer::branch_from`]: parameters, Adam state and progress; the `[model]`
-    /// sections must match apart from training-only keys, `[train]` may differ). Ignored once the
+    /// sections must match apart from training-only and frame-geometry keys, `[train]` may
+    /// differ). Ignored once the
     /// run has its own checkpoint, so a chunked run may pass it on every chunk.
     pub branch_from: Option<PathBuf>,
     /// Also keep a full checkpoint every this many steps in `RUNDIR/kept/step-NNNNNNNN/`
