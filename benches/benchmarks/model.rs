@@ -5,7 +5,8 @@
 //! Sizes: Scattered MNIST training (48×48, B=16, T=8, K=16), Space Invaders training crops
 //! (72×72, B=16, T=8, K=36, 21×21 sprites, wider MLPs), Space Invaders inference (195×160,
 //! B=8, K=128, one timestep) and the same step through the object-centric wrapper's encoder;
-//! the `reid` carry's host work at the GPU wrapper's batch (B=256, K=128).
+//! the `reid` carry's host work at the GPU wrapper's batch (B=256, K=128), steady and when every
+//! object changes at every step.
 //! Run: `cargo bench --bench bench_main -- model`.
 
 use std::hint::black_box;
@@ -202,6 +203,56 @@ fn reid_host_bench(c: &mut Criterion) {
             let carried = host(&[&prev.pres, &prev.where_, &prev.where_]);
             black_box((sel, carried))
         })
+    });
+    g.finish();
+    reid_churn_bench(c);
+}
+
+/// The `reid` carry's host work when every object changes at every step, as with an untrained
+/// or barely trained encoder (`gpu_bench` with random weights): B = 256 streams, K = 128 slots,
+/// 64 objects present before the step, all of them lost at the step and 64 discoveries at random
+/// boxes, after 5 such steps filled each stream's memory (~300 lost objects).
+fn reid_churn_bench(c: &mut Criterion) {
+    let (b, k, present) = (256, 128, 64);
+    let dev = Device::Cpu;
+    let mut rng = SeededRng::new(7);
+    // One step's objects: slots `0..present` present with ids `first + slot`, random boxes.
+    let mut objects = |first: u64, is_new: bool| {
+        let mut o = Objects::null(b, k, 4, 4, &dev).unwrap();
+        let pres: Vec<f32> = (0..b * k)
+            .map(|i| f32::from(u8::from(i % k < present)))
+            .collect();
+        let boxes: Vec<f32> = (0..b * k)
+            .flat_map(|_| {
+                let size = 0.05 + 0.25 * rng.uniform_f32();
+                [rng.uniform_f32(), rng.uniform_f32(), size, size]
+            })
+            .collect();
+        o.pres = Tensor::from_vec(pres, (b, k, 1), &dev).unwrap();
+        o.where_ = Tensor::from_vec(boxes, (b, k, 4), &dev).unwrap();
+        o.ids = (0..b * k).map(|i| first + (i % k) as u64).collect();
+        o.is_new = (0..b * k).map(|i| is_new && i % k < present).collect();
+        o
+    };
+    let mut memory = vec![ReidMemory::default(); b];
+    let mut prev = objects(0, false);
+    for step in 1..=5u64 {
+        let mut next = objects(1000 * step, true);
+        inherit_identities(&mut next, &prev, &prev, &mut memory).unwrap();
+        prev = next;
+    }
+    let selected = objects(10_000, true);
+    let mut g = c.benchmark_group("model");
+    g.sample_size(10);
+    g.bench_function("reid_host_churn_b256_k128", |bn| {
+        bn.iter_batched(
+            || (selected.clone(), memory.clone()),
+            |(mut sel, mut mem)| {
+                inherit_identities(&mut sel, &prev, &prev, &mut mem).unwrap();
+                black_box((sel, mem))
+            },
+            criterion::BatchSize::SmallInput,
+        )
     });
     g.finish();
 }

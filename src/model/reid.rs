@@ -29,7 +29,7 @@ pub const REID_MEMORY_STEPS: usize = 5;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReidMemory {
     /// `(id, box)` of the objects present one step before the carried objects' step (for
-    /// velocities).
+    /// velocities), sorted by id.
     before: Vec<(u64, [f32; 4])>,
     /// Objects lost in the last [`REID_MEMORY_STEPS`] steps.
     lost: Vec<LostObject>,
@@ -49,6 +49,7 @@ impl ReidMemory {
             last: [0.5, 0.5, 0.1, 0.1],
             velocity: [0.0, 0.0],
             steps: 1,
+            propagated: None,
         };
         Self {
             before: Vec::new(),
@@ -68,6 +69,8 @@ struct LostObject {
     velocity: [f32; 2],
     /// Steps from when it was last present to the current step (1 at the step it is lost).
     steps: usize,
+    /// Its propagated box at the step it is lost (`None` at later steps).
+    propagated: Option<[f32; 4]>,
 }
 
 impl LostObject {
@@ -117,60 +120,58 @@ pub fn inherit_identities(
     for (row, mem) in memory.iter_mut().enumerate() {
         let sel = &sel[row * n * 5..(row + 1) * n * 5];
         let ids = &mut selected.ids[row * n..(row + 1) * n];
-        let propagated = mem.remember(
+        mem.remember(
             sel,
             ids,
             &carried[row * k * 9..(row + 1) * k * 9],
             &prev.ids[row * k..(row + 1) * k],
         );
-        mem.inherit(
-            sel,
-            &selected.is_new[row * n..(row + 1) * n],
-            ids,
-            &propagated,
-        );
+        mem.inherit(sel, &selected.is_new[row * n..(row + 1) * n], ids);
     }
     Ok(())
 }
 
 impl ReidMemory {
-    /// One step older: forgets objects remembered too long or present again, remembers those
-    /// present before the step (`carried`: per slot pres, box before, propagated box;
-    /// `prev_ids`) and not after it (`sel`: per slot pres, box; `ids`), and returns the
-    /// propagated boxes of those lost at this step.
-    fn remember(
-        &mut self,
-        sel: &[f32],
-        ids: &[u64],
-        carried: &[f32],
-        prev_ids: &[u64],
-    ) -> Vec<(u64, [f32; 4])> {
-        let present: Vec<u64> = (0..ids.len())
-            .filter(|&j| sel[j * 5] > 0.5)
-            .map(|j| ids[j])
-            .collect();
-        for l in &mut self.lost {
-            l.steps += 1;
-        }
-        self.lost
-            .retain(|l| l.steps <= REID_MEMORY_STEPS && !present.contains(&l.id));
+    /// One step older: forgets objects remembered too long or present again, and remembers
+    /// those present before the step (`carried`: per slot pres, box before, propagated box;
+    /// `prev_ids`) and not after it (`sel`: per slot pres, box; `ids`), with their propagated
+    /// box. Ids are looked up in sorted lists: a step where every object changes, as with an
+    /// untrained encoder, costs `O(n log n)`, not `O(n²)`.
+    fn remember(&mut self, sel: &[f32], ids: &[u64], carried: &[f32], prev_ids: &[u64]) {
+        let present = sorted((0..ids.len()).filter(|&j| sel[j * 5] > 0.5).map(|j| ids[j]));
         let slot = |s: usize| &carried[s * 9..(s + 1) * 9];
         let before: Vec<usize> = (0..prev_ids.len()).filter(|&s| slot(s)[0] > 0.5).collect();
-        let mut propagated = Vec::new();
-        for &s in before.iter().filter(|&&s| !present.contains(&prev_ids[s])) {
+        let lost_now: Vec<usize> = before
+            .iter()
+            .copied()
+            .filter(|&s| present.binary_search(&prev_ids[s]).is_err())
+            .collect();
+        let lost_now_ids = sorted(lost_now.iter().map(|&s| prev_ids[s]));
+        for l in &mut self.lost {
+            l.steps += 1;
+            l.propagated = None;
+        }
+        self.lost.retain(|l| {
+            l.steps <= REID_MEMORY_STEPS
+                && present.binary_search(&l.id).is_err()
+                && lost_now_ids.binary_search(&l.id).is_err()
+        });
+        for s in lost_now {
             let (id, last) = (prev_ids[s], as_box(&slot(s)[1..5]));
-            let velocity = match self.before.iter().find(|(i, _)| *i == id) {
-                Some((_, b)) => [last[0] - b[0], last[1] - b[1]],
-                None => [0.0, 0.0],
+            let velocity = match self.before.binary_search_by_key(&id, |b| b.0) {
+                Ok(i) => {
+                    let b = self.before[i].1;
+                    [last[0] - b[0], last[1] - b[1]]
+                }
+                Err(_) => [0.0, 0.0],
             };
-            self.lost.retain(|l| l.id != id);
             self.lost.push(LostObject {
                 id,
                 last,
                 velocity,
                 steps: 1,
+                propagated: Some(as_box(&slot(s)[5..])),
             });
-            propagated.push((id, as_box(&slot(s)[5..])));
         }
         self.before.clear();
         self.before.extend(
@@ -178,32 +179,54 @@ impl ReidMemory {
                 .iter()
                 .map(|&s| (prev_ids[s], as_box(&slot(s)[1..5]))),
         );
-        propagated
+        self.before.sort_unstable_by_key(|b| b.0);
     }
 
     /// Each present discovery (`is_new`; `sel`: per slot pres, box) takes the id of the
-    /// remembered object its box overlaps most (IoU ≥ [`REID_IOU`]; greedily, one to one),
-    /// swapping ids in `ids`; the remembered objects that gave their id are forgotten.
-    fn inherit(
-        &mut self,
-        sel: &[f32],
-        is_new: &[bool],
-        ids: &mut [u64],
-        propagated: &[(u64, [f32; 4])],
-    ) {
+    /// remembered object its box overlaps most (IoU ≥ [`REID_IOU`] with its box when last
+    /// present, moved on at its velocity, or propagated at the step it was lost; greedily, one
+    /// to one), swapping ids in `ids`; the remembered objects that gave their id are forgotten.
+    fn inherit(&mut self, sel: &[f32], is_new: &[bool], ids: &mut [u64]) {
         if self.lost.is_empty() {
             return; // the common step: nothing to give
         }
+        // Per remembered object its boxes and, to skip most pairs at once, their envelope.
+        let remembered: Vec<(BBox, [Option<BBox>; 3])> = self
+            .lost
+            .iter()
+            .map(|l| {
+                let boxes = [
+                    Some(centred_box(&l.last)),
+                    Some(centred_box(&l.extrapolated())),
+                    l.propagated.as_ref().map(|p| centred_box(p)),
+                ];
+                let envelope = boxes.iter().flatten().fold(boxes[0].unwrap(), |e, b| {
+                    BBox::new(
+                        e.top.min(b.top),
+                        e.left.min(b.left),
+                        e.bottom.max(b.bottom),
+                        e.right.max(b.right),
+                    )
+                });
+                (envelope, boxes)
+            })
+            .collect();
         let mut pairs = Vec::new();
         for j in (0..ids.len()).filter(|&j| is_new[j] && sel[j * 5] > 0.5) {
             let found = centred_box(&sel[j * 5 + 1..(j + 1) * 5]);
-            for (m, l) in self.lost.iter().enumerate() {
-                let mut iou = found
-                    .iou(&centred_box(&l.last))
-                    .max(found.iou(&centred_box(&l.extrapolated())));
-                if let Some((_, p)) = propagated.iter().find(|(i, _)| *i == l.id) {
-                    iou = iou.max(found.iou(&centred_box(p)));
+            for (m, (e, boxes)) in remembered.iter().enumerate() {
+                if found.bottom <= e.top
+                    || e.bottom <= found.top
+                    || found.right <= e.left
+                    || e.right <= found.left
+                {
+                    continue; // no overlap with any of its boxes: IoU 0
                 }
+                let iou = boxes
+                    .iter()
+                    .flatten()
+                    .map(|b| found.iou(b))
+                    .fold(0.0, f64::max);
                 if iou >= REID_IOU {
                     pairs.push((iou, j, m));
                 }
@@ -234,6 +257,13 @@ impl ReidMemory {
             !given[m - 1]
         });
     }
+}
+
+/// The ids sorted, for `binary_search`.
+fn sorted(ids: impl Iterator<Item = u64>) -> Vec<u64> {
+    let mut v: Vec<u64> = ids.collect();
+    v.sort_unstable();
+    v
 }
 
 fn as_box(w: &[f32]) -> [f32; 4] {
