@@ -496,6 +496,33 @@ fn envs_lists_experiments_and_atari_games() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted, ids, "one id per line, sorted, no duplicates");
+
+    // --long: what each env can do, shipped encoders by the env they were trained on.
+    let (ok, long, _) = silot(&["envs", "--long"]);
+    assert!(ok);
+    let row = |id: &str| -> Vec<String> {
+        let line = long
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(id));
+        let line = line.unwrap_or_else(|| panic!("no row for {id} in\n{long}"));
+        line.split_whitespace().map(str::to_owned).collect()
+    };
+    assert_eq!(
+        row("scattered_shapes"),
+        ["scattered_shapes", "synthetic", "yes", "scattered_shapes"]
+    );
+    assert_eq!(row("smoke"), ["smoke", "synthetic", "yes", "-"]);
+    if cfg!(feature = "atari") {
+        assert_eq!(
+            row("space_invaders"),
+            ["space_invaders", "atari", "yes", "space_invaders"]
+        );
+        assert_eq!(row("breakout"), ["breakout", "atari", "-", "-"]);
+    }
+    assert!(
+        long.contains(&format!("of {} envs have a [model] section", ids.len())),
+        "{long}"
+    );
 }
 
 #[test]

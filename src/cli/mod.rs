@@ -27,7 +27,7 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print every env id, one per line.
+    /// Print every env id, one per line (`--long`: a table of what each trains and its shipped encoders).
     Envs(envs::EnvsArgs),
     /// Roll out an env with a seeded random policy and write T-frame clips to a dataset directory.
     Rollout(rollout::RolloutArgs),
