@@ -295,6 +295,158 @@ mod tests {
         o
     }
 
+    /// The straightforward form of one stream's step (every lookup a scan; session 49's code):
+    /// what [`ReidMemory::remember`] and [`ReidMemory::inherit`] must agree with.
+    #[derive(Default)]
+    struct Reference {
+        before: Vec<(u64, [f32; 4])>,
+        lost: Vec<(u64, [f32; 4], [f32; 2], usize)>,
+    }
+
+    impl Reference {
+        fn step(
+            &mut self,
+            sel: &[f32],
+            is_new: &[bool],
+            ids: &mut [u64],
+            carried: &[f32],
+            prev_ids: &[u64],
+        ) {
+            let present: Vec<u64> = (0..ids.len())
+                .filter(|&j| sel[j * 5] > 0.5)
+                .map(|j| ids[j])
+                .collect();
+            for l in &mut self.lost {
+                l.3 += 1;
+            }
+            self.lost
+                .retain(|l| l.3 <= REID_MEMORY_STEPS && !present.contains(&l.0));
+            let slot = |s: usize| &carried[s * 9..(s + 1) * 9];
+            let before: Vec<usize> = (0..prev_ids.len()).filter(|&s| slot(s)[0] > 0.5).collect();
+            let mut propagated = Vec::new();
+            for &s in before.iter().filter(|&&s| !present.contains(&prev_ids[s])) {
+                let (id, last) = (prev_ids[s], as_box(&slot(s)[1..5]));
+                let velocity = match self.before.iter().find(|(i, _)| *i == id) {
+                    Some((_, b)) => [last[0] - b[0], last[1] - b[1]],
+                    None => [0.0, 0.0],
+                };
+                self.lost.retain(|l| l.0 != id);
+                self.lost.push((id, last, velocity, 1));
+                propagated.push((id, as_box(&slot(s)[5..])));
+            }
+            self.before = before
+                .iter()
+                .map(|&s| (prev_ids[s], as_box(&slot(s)[1..5])))
+                .collect();
+            let mut pairs = Vec::new();
+            for j in (0..ids.len()).filter(|&j| is_new[j] && sel[j * 5] > 0.5) {
+                let found = centred_box(&sel[j * 5 + 1..(j + 1) * 5]);
+                for (m, &(id, last, v, steps)) in self.lost.iter().enumerate() {
+                    let t = steps as f32;
+                    let moved = [last[0] + v[0] * t, last[1] + v[1] * t, last[2], last[3]];
+                    let mut iou = found
+                        .iou(&centred_box(&last))
+                        .max(found.iou(&centred_box(&moved)));
+                    if let Some((_, p)) = propagated.iter().find(|(i, _)| *i == id) {
+                        iou = iou.max(found.iou(&centred_box(p)));
+                    }
+                    if iou >= REID_IOU {
+                        pairs.push((iou, j, m));
+                    }
+                }
+            }
+            pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let (mut took, mut given) = (vec![false; ids.len()], vec![false; self.lost.len()]);
+            for (_, j, m) in pairs {
+                if took[j] || given[m] {
+                    continue;
+                }
+                (took[j], given[m]) = (true, true);
+                let (old, new) = (self.lost[m].0, ids[j]);
+                for id in ids.iter_mut().filter(|id| **id == old) {
+                    *id = new;
+                }
+                ids[j] = old;
+            }
+            let mut m = 0;
+            self.lost.retain(|_| {
+                m += 1;
+                !given[m - 1]
+            });
+        }
+    }
+
+    #[test]
+    fn reid_agrees_with_the_straightforward_form_when_every_object_churns() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let (k, steps) = (24, 60);
+        let mut memory = ReidMemory::default();
+        let mut reference = Reference::default();
+        // Slot contents: (id, presence, box); ids unique, new ones from `next`.
+        let mut slots: Vec<(u64, f32, [f32; 4])> = (0..k as u64)
+            .map(|i| (i, 1.0, [0.5, 0.5, 0.1, 0.1]))
+            .collect();
+        let mut next = k as u64;
+        let (mut inherited, mut kept) = (0, 0);
+        for _ in 0..steps {
+            let mut carried = Vec::new();
+            for &(_, pres, b) in &slots {
+                let prop = [b[0] + 0.02, b[1] - 0.01, b[2], b[3]];
+                carried.push(f32::from(u8::from(pres > 0.5)));
+                carried.extend(b);
+                carried.extend(prop);
+            }
+            let prev_ids: Vec<u64> = slots.iter().map(|s| s.0).collect();
+            let mut is_new = vec![false; k];
+            let mut sel = Vec::new();
+            for (j, slot) in slots.iter_mut().enumerate() {
+                let [y, x, h, w] = slot.2;
+                let jitter = |r: &mut rand_chacha::ChaCha8Rng| r.gen_range(-0.05f32..0.05);
+                if rng.gen_bool(0.4) {
+                    // A discovery: a new id, near where some slot's object was (or anywhere).
+                    is_new[j] = true;
+                    *slot = (
+                        next,
+                        0.0,
+                        [y + jitter(&mut rng), x + jitter(&mut rng), h, w],
+                    );
+                    next += 1;
+                    if rng.gen_bool(0.3) {
+                        slot.2 = [rng.gen(), rng.gen(), 0.05 + 0.2 * rng.gen::<f32>(), 0.1];
+                    }
+                } else {
+                    slot.2 = [y + jitter(&mut rng), x + jitter(&mut rng), h, w];
+                }
+                slot.1 = rng.gen_range(0.0..1.0);
+                sel.push(slot.1);
+                sel.extend(slot.2);
+            }
+            let mut ids: Vec<u64> = slots.iter().map(|s| s.0).collect();
+            let mut want = ids.clone();
+            memory.remember(&sel, &ids, &carried, &prev_ids);
+            memory.inherit(&sel, &is_new, &mut ids);
+            reference.step(&sel, &is_new, &mut want, &carried, &prev_ids);
+            assert_eq!(ids, want);
+            assert_eq!(
+                memory.lost_ids(),
+                reference.lost.iter().map(|l| l.0).collect::<Vec<_>>()
+            );
+            inherited += (0..k)
+                .filter(|&j| is_new[j] && ids[j] != slots[j].0)
+                .count();
+            kept += memory.lost.len();
+            for (slot, id) in slots.iter_mut().zip(ids) {
+                slot.0 = id;
+            }
+        }
+        // The case is not vacuous: identities were inherited and objects remembered.
+        assert!(
+            inherited > 20 && kept > 100,
+            "{inherited} inherited, {kept} remembered"
+        );
+    }
+
     #[test]
     fn reid_gives_a_lost_objects_identity_to_the_discovery_that_finds_it_again() {
         let dev = Device::Cpu;
