@@ -57,7 +57,8 @@ pub fn run(args: EnvsArgs) -> anyhow::Result<()> {
             .filter(|(env, _)| env == id)
             .map(|(_, name)| name.as_str())
             .collect();
-        names.dedup();
+        names.sort_unstable();
+        names.dedup(); // one name found in several search directories
         let names = if names.is_empty() {
             "-".to_string()
         } else {
