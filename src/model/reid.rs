@@ -4,8 +4,9 @@
 //! Most identity switches on the synthetic streams are re-discoveries: where objects touch, the
 //! propagated object dies and discovery finds the object again under a new id (on Shapes
 //! streams the new identity was born within 5 frames of 94 % of switches; `docs/streams.md`).
-//! Each stream remembers its objects lost in the last [`REID_MEMORY_STEPS`] steps with their
-//! last box and velocity; a present discovery whose box overlaps a remembered object's box (last
+//! Each stream remembers its objects lost in the last [`REID_MEMORY_STEPS`] steps (present at
+//! one step and not at the next, those the `dedup` carry dropped as duplicates included) with
+//! their last box and velocity; a present discovery whose box overlaps a remembered object's box (last
 //! seen, propagated, or moved on at its last velocity) at IoU ≥ [`REID_IOU`] takes its id,
 //! greedily by IoU, one to one.
 //!
@@ -28,8 +29,10 @@ pub const REID_MEMORY_STEPS: usize = 5;
 /// What one stream remembers between steps.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ReidMemory {
-    /// `(id, box)` of the objects present one step before the carried objects' step (for
-    /// velocities), sorted by id.
+    /// `(id, box)` of the objects present at the last step (presence > 0.5, as reported, before
+    /// the carry drops duplicates), sorted by id.
+    present: Vec<(u64, [f32; 4])>,
+    /// `(id, box)` of the objects present one step before that (for velocities), sorted by id.
     before: Vec<(u64, [f32; 4])>,
     /// Objects lost in the last [`REID_MEMORY_STEPS`] steps.
     lost: Vec<LostObject>,
@@ -52,6 +55,7 @@ impl ReidMemory {
             propagated: None,
         };
         Self {
+            present: Vec::new(),
             before: Vec::new(),
             lost: vec![lost],
         }
@@ -82,8 +86,9 @@ impl LostObject {
     }
 }
 
-/// One step of re-identification, per stream `b`: objects present before the step (`prev`,
-/// presence decided: 0 / 1) and not present after it (`selected`) join `memory[b]`; each present
+/// One step of re-identification, per stream `b`: objects present at the last step (recorded in
+/// `memory[b]`, or carried in `prev` with presence decided: 0 / 1) and not present after this
+/// one (`selected`) join `memory[b]`; each present
 /// object discovered at this step (`selected.is_new`) takes the id of a remembered one whose box
 /// (when last present, propagated — `prop`, the same slots as `prev`, for those lost at this
 /// step — or extrapolated) overlaps its box at IoU ≥ [`REID_IOU`], greedily by IoU, one to
@@ -127,26 +132,42 @@ pub fn inherit_identities(
             &prev.ids[row * k..(row + 1) * k],
         );
         mem.inherit(sel, &selected.is_new[row * n..(row + 1) * n], ids);
+        mem.record_present(sel, ids);
     }
     Ok(())
 }
 
 impl ReidMemory {
     /// One step older: forgets objects remembered too long or present again, and remembers
-    /// those present before the step (`carried`: per slot pres, box before, propagated box;
-    /// `prev_ids`) and not after it (`sel`: per slot pres, box; `ids`), with their propagated
-    /// box. Ids are looked up in sorted lists: a step where every object changes, as with an
+    /// those present at the last step (as recorded, or as carried: `carried`, per slot pres, box
+    /// before, propagated box; `prev_ids`) and not at this one (`sel`: per slot pres, box;
+    /// `ids`), with their propagated box where they were carried. An object the carry dropped
+    /// as a duplicate is remembered too: the two boxes may have been on two objects that touch.
+    /// Ids are looked up in sorted lists: a step where every object changes, as with an
     /// untrained encoder, costs `O(n log n)`, not `O(n²)`.
     fn remember(&mut self, sel: &[f32], ids: &[u64], carried: &[f32], prev_ids: &[u64]) {
         let present = sorted((0..ids.len()).filter(|&j| sel[j * 5] > 0.5).map(|j| ids[j]));
         let slot = |s: usize| &carried[s * 9..(s + 1) * 9];
-        let before: Vec<usize> = (0..prev_ids.len()).filter(|&s| slot(s)[0] > 0.5).collect();
-        let lost_now: Vec<usize> = before
+        // (id, slot) of the objects carried as present, sorted by id.
+        let mut carried_present: Vec<(u64, usize)> = (0..prev_ids.len())
+            .filter(|&s| slot(s)[0] > 0.5)
+            .map(|s| (prev_ids[s], s))
+            .collect();
+        carried_present.sort_unstable_by_key(|c| c.0);
+        // The last step's present objects: as recorded, and any carried one not recorded (a
+        // memory that starts on a running set).
+        let mut last = std::mem::take(&mut self.present);
+        for &(id, s) in &carried_present {
+            if last.binary_search_by_key(&id, |p| p.0).is_err() {
+                last.push((id, as_box(&slot(s)[1..5])));
+            }
+        }
+        last.sort_unstable_by_key(|p| p.0);
+        let lost_now: Vec<(u64, [f32; 4])> = last
             .iter()
             .copied()
-            .filter(|&s| present.binary_search(&prev_ids[s]).is_err())
+            .filter(|(id, _)| present.binary_search(id).is_err())
             .collect();
-        let lost_now_ids = sorted(lost_now.iter().map(|&s| prev_ids[s]));
         for l in &mut self.lost {
             l.steps += 1;
             l.propagated = None;
@@ -154,10 +175,9 @@ impl ReidMemory {
         self.lost.retain(|l| {
             l.steps <= REID_MEMORY_STEPS
                 && present.binary_search(&l.id).is_err()
-                && lost_now_ids.binary_search(&l.id).is_err()
+                && lost_now.binary_search_by_key(&l.id, |p| p.0).is_err()
         });
-        for s in lost_now {
-            let (id, last) = (prev_ids[s], as_box(&slot(s)[1..5]));
+        for (id, last) in lost_now {
             let velocity = match self.before.binary_search_by_key(&id, |b| b.0) {
                 Ok(i) => {
                     let b = self.before[i].1;
@@ -165,21 +185,31 @@ impl ReidMemory {
                 }
                 Err(_) => [0.0, 0.0],
             };
+            let propagated = carried_present
+                .binary_search_by_key(&id, |c| c.0)
+                .ok()
+                .map(|i| as_box(&slot(carried_present[i].1)[5..]));
             self.lost.push(LostObject {
                 id,
                 last,
                 velocity,
                 steps: 1,
-                propagated: Some(as_box(&slot(s)[5..])),
+                propagated,
             });
         }
-        self.before.clear();
-        self.before.extend(
-            before
-                .iter()
-                .map(|&s| (prev_ids[s], as_box(&slot(s)[1..5]))),
+        self.before = last;
+    }
+
+    /// Records this step's present objects (`sel`: per slot pres, box; `ids` after
+    /// inheritance), for the next step.
+    fn record_present(&mut self, sel: &[f32], ids: &[u64]) {
+        self.present.clear();
+        self.present.extend(
+            (0..ids.len())
+                .filter(|&j| sel[j * 5] > 0.5)
+                .map(|j| (ids[j], as_box(&sel[j * 5 + 1..(j + 1) * 5]))),
         );
-        self.before.sort_unstable_by_key(|b| b.0);
+        self.present.sort_unstable_by_key(|p| p.0);
     }
 
     /// Each present discovery (`is_new`; `sel`: per slot pres, box) takes the id of the
@@ -295,8 +325,10 @@ mod tests {
         o
     }
 
-    /// The straightforward form of one stream's step (every lookup a scan; session 49's code):
-    /// what [`ReidMemory::remember`] and [`ReidMemory::inherit`] must agree with.
+    /// The straightforward form of one stream's step (every lookup a scan; session 49's code,
+    /// with the objects lost at one step remembered in the order of their ids): what
+    /// [`ReidMemory::remember`] and [`ReidMemory::inherit`] must agree with where the carried
+    /// objects are the last step's present ones (no duplicate dropped).
     #[derive(Default)]
     struct Reference {
         before: Vec<(u64, [f32; 4])>,
@@ -324,7 +356,13 @@ mod tests {
             let slot = |s: usize| &carried[s * 9..(s + 1) * 9];
             let before: Vec<usize> = (0..prev_ids.len()).filter(|&s| slot(s)[0] > 0.5).collect();
             let mut propagated = Vec::new();
-            for &s in before.iter().filter(|&&s| !present.contains(&prev_ids[s])) {
+            let mut lost_now: Vec<usize> = before
+                .iter()
+                .copied()
+                .filter(|&s| !present.contains(&prev_ids[s]))
+                .collect();
+            lost_now.sort_by_key(|&s| prev_ids[s]); // remembered in the order of their ids
+            for s in lost_now {
                 let (id, last) = (prev_ids[s], as_box(&slot(s)[1..5]));
                 let velocity = match self.before.iter().find(|(i, _)| *i == id) {
                     Some((_, b)) => [last[0] - b[0], last[1] - b[1]],
@@ -426,6 +464,7 @@ mod tests {
             let mut want = ids.clone();
             memory.remember(&sel, &ids, &carried, &prev_ids);
             memory.inherit(&sel, &is_new, &mut ids);
+            memory.record_present(&sel, &ids);
             reference.step(&sel, &is_new, &mut want, &carried, &prev_ids);
             assert_eq!(ids, want);
             assert_eq!(
@@ -445,6 +484,48 @@ mod tests {
             inherited > 20 && kept > 100,
             "{inherited} inherited, {kept} remembered"
         );
+    }
+
+    #[test]
+    fn reid_remembers_an_object_the_carry_dropped_as_a_duplicate() {
+        // Step 1: objects 1 and 2 present, side by side (their boxes overlap at IoU >= 0.5).
+        let a = [0.50f32, 0.50, 0.20, 0.20];
+        let b = [0.50f32, 0.54, 0.20, 0.20];
+        let mut memory = ReidMemory::default();
+        let sel1: Vec<f32> = [[1.0].as_slice(), &a, &[1.0], &b].concat();
+        memory.remember(&sel1, &[1, 2], &[0.0; 18], &[0, 0]);
+        memory.inherit(&sel1, &[true, true], &mut [1, 2]);
+        memory.record_present(&sel1, &[1, 2]);
+        // Step 2: the carry kept only the older, 1 (2 is carried with presence 0, an empty
+        // box); 1 is tracked and a discovery (id 3) finds 2's object again.
+        let carried: Vec<f32> = [[1.0].as_slice(), &a, &a, &[0.0; 9]].concat();
+        let sel2: Vec<f32> = [[1.0].as_slice(), &a, &[1.0], &b].concat();
+        let mut ids = [1u64, 3];
+        memory.remember(&sel2, &ids, &carried, &[1, 2]);
+        assert_eq!(memory.lost_ids(), vec![2]);
+        memory.inherit(&sel2, &[false, true], &mut ids);
+        assert_eq!(
+            ids,
+            [1, 2],
+            "the discovery takes the dropped duplicate's identity"
+        );
+        assert!(memory.lost_ids().is_empty());
+        // Without a discovery there, it stays remembered for REID_MEMORY_STEPS steps.
+        let mut memory2 = ReidMemory::default();
+        memory2.record_present(&sel1, &[1, 2]);
+        for step in 1..=REID_MEMORY_STEPS + 1 {
+            let sel: Vec<f32> = [[1.0].as_slice(), &a, &[0.0; 5]].concat();
+            let carried: Vec<f32> = [[1.0].as_slice(), &a, &a, &[0.0; 9]].concat();
+            memory2.remember(&sel, &[1, 9], &carried, &[1, 2]);
+            memory2.inherit(&sel, &[false, false], &mut [1, 9]);
+            memory2.record_present(&sel, &[1, 9]);
+            let want: Vec<u64> = if step <= REID_MEMORY_STEPS {
+                vec![2]
+            } else {
+                vec![]
+            };
+            assert_eq!(memory2.lost_ids(), want, "step {step}");
+        }
     }
 
     #[test]
