@@ -9,7 +9,10 @@ valid and the rest greedily by IoU (as MOT matching does; its switch count comes
 per mille of the report's). A switch is a ground-truth object matched to another prediction id
 than its last match. Each switch is described by the frame it happens at: the object's box
 touching another ground-truth box, at the frame's edge (with --frame-size), the old prediction
-still present, and the new one born at that frame or within 5 frames. A miss is a ground-truth
+still present, and the new one born at that frame or within 5 frames; of the switches whose old
+prediction is gone, whether it was last present within 5 frames, and then whether it overlapped an
+older present prediction at IoU >= 0.5 (`dedup` drops such a box at the next step) and whether the
+new prediction, born at that frame, overlaps its last box at IoU >= 0.1 (what `reid` inherits). A miss is a ground-truth
 object left unmatched at a frame; each is described by its box touching another ground-truth
 box, half or more of it covered by other ground-truth boxes, a present prediction on it at
 0.1 <= IoU < 0.5 (found, boxed too loosely or off), no present prediction within IoU 0.1, and
@@ -71,9 +74,10 @@ def main():
     n = collections.Counter()
     for frames in clips.values():
         frames.sort(key=lambda f: f["t"])
-        last, born = {}, {}
+        last, born, seen, present_at = {}, {}, {}, {}
         for f in frames:
             preds = {p["id"]: p for p in f["pred"] if p["score"] > 0.5}
+            present_at[f["t"]] = preds
             below = [p for p in f["pred"] if 0.0 < p["score"] <= 0.5]
             for pid in preds:
                 born.setdefault(pid, f["t"])
@@ -103,13 +107,27 @@ def main():
                     n["old_still_present"] += last[g] in preds
                     n["new_born_this_frame"] += born[match[g]] == f["t"]
                     n["new_born_within_5"] += f["t"] - born[match[g]] <= 5
+                    old = last[g]
+                    if old not in preds and old in seen and f["t"] - seen[old][0] <= 5:
+                        t_old, box_old = seen[old]
+                        n["old_gone_within_5"] += 1
+                        n["old_dropped_as_duplicate"] += any(
+                            pid < old and iou(p, box_old) >= 0.5
+                            for pid, p in present_at[t_old].items()
+                        )
+                        n["new_born_on_old_box"] += (
+                            born[match[g]] == f["t"] and iou(box_old, preds[match[g]]) >= 0.1
+                        )
             last.update(match)
+            for pid, p in preds.items():
+                seen[pid] = (f["t"], p)
     s, of, tf = n["switches"], n["object_frames"], n["touching_frames"]
     print(f"{of} object-frames, {tf / of:.3f} touching another object; {s} switches "
           f"(the report: {rep.get('num_switches')})")
     print(f"switches per object-frame: touching {n['touching'] / max(tf, 1):.3f}, "
           f"not touching {(s - n['touching']) / max(of - tf, 1):.3f}")
-    for k in ["touching", "edge", "old_still_present", "new_born_this_frame", "new_born_within_5"]:
+    for k in ["touching", "edge", "old_still_present", "new_born_this_frame", "new_born_within_5",
+              "old_gone_within_5", "old_dropped_as_duplicate", "new_born_on_old_box"]:
         if k == "edge" and a.frame_size is None:
             continue
         print(f"  {k}: {n[k]} ({n[k] / max(s, 1):.3f} of switches)")
