@@ -197,7 +197,8 @@ impl ReidMemory {
                 propagated,
             });
         }
-        self.before = last;
+        // The old `before`'s buffer holds the next step's present objects.
+        self.present = std::mem::replace(&mut self.before, last);
     }
 
     /// Records this step's present objects (`sel`: per slot pres, box; `ids` after
