@@ -492,19 +492,16 @@ mod tests {
         // Step 1: objects 1 and 2 present, side by side (their boxes overlap at IoU >= 0.5).
         let a = [0.50f32, 0.50, 0.20, 0.20];
         let b = [0.50f32, 0.54, 0.20, 0.20];
-        let mut memory = ReidMemory::default();
         let sel1: Vec<f32> = [[1.0].as_slice(), &a, &[1.0], &b].concat();
-        memory.remember(&sel1, &[1, 2], &[0.0; 18], &[0, 0]);
-        memory.inherit(&sel1, &[true, true], &mut [1, 2]);
+        let mut memory = ReidMemory::default();
         memory.record_present(&sel1, &[1, 2]);
         // Step 2: the carry kept only the older, 1 (2 is carried with presence 0, an empty
         // box); 1 is tracked and a discovery (id 3) finds 2's object again.
         let carried: Vec<f32> = [[1.0].as_slice(), &a, &a, &[0.0; 9]].concat();
-        let sel2: Vec<f32> = [[1.0].as_slice(), &a, &[1.0], &b].concat();
         let mut ids = [1u64, 3];
-        memory.remember(&sel2, &ids, &carried, &[1, 2]);
+        memory.remember(&sel1, &ids, &carried, &[1, 2]);
         assert_eq!(memory.lost_ids(), vec![2]);
-        memory.inherit(&sel2, &[false, true], &mut ids);
+        memory.inherit(&sel1, &[false, true], &mut ids);
         assert_eq!(
             ids,
             [1, 2],
@@ -514,9 +511,8 @@ mod tests {
         // Without a discovery there, it stays remembered for REID_MEMORY_STEPS steps.
         let mut memory2 = ReidMemory::default();
         memory2.record_present(&sel1, &[1, 2]);
+        let sel: Vec<f32> = [[1.0].as_slice(), &a, &[0.0; 5]].concat();
         for step in 1..=REID_MEMORY_STEPS + 1 {
-            let sel: Vec<f32> = [[1.0].as_slice(), &a, &[0.0; 5]].concat();
-            let carried: Vec<f32> = [[1.0].as_slice(), &a, &a, &[0.0; 9]].concat();
             memory2.remember(&sel, &[1, 9], &carried, &[1, 2]);
             memory2.inherit(&sel, &[false, false], &mut [1, 9]);
             memory2.record_present(&sel, &[1, 9]);
