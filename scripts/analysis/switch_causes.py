@@ -13,11 +13,11 @@ still present, and the new one born at that frame or within 5 frames; of the swi
 prediction is gone, whether it was last present within 5 frames, and then whether it overlapped
 an older present prediction at IoU >= 0.5 (`dedup` drops such a box at the next step) and
 whether the new prediction, born at that frame, overlaps its last box at IoU >= 0.1 (what
-`reid` inherits). A miss is a ground-truth object left unmatched at a frame; each is described by its box touching another ground-truth
-box, half or more of it covered by other ground-truth boxes, a present prediction on it at
-0.1 <= IoU < 0.5 (found, boxed too loosely or off), no present prediction within IoU 0.1, and
-a prediction below the presence threshold (score <= 0.5) on it at IoU >= 0.5 (boxed well, held
-below the threshold: `below_threshold`).
+`reid` inherits). A miss is a ground-truth object left unmatched at a frame; each is described
+by its box touching another ground-truth box, half or more of it covered by other ground-truth
+boxes, a present prediction on it at 0.1 <= IoU < 0.5 (found, boxed too loosely or off), no
+present prediction within IoU 0.1, and a prediction below the presence threshold (score <= 0.5)
+on it at IoU >= 0.5 (boxed well, held below the threshold: `below_threshold`).
 """
 import argparse
 import collections

@@ -6,9 +6,9 @@
 //! streams the new identity was born within 5 frames of 94 % of switches; `docs/streams.md`).
 //! Each stream remembers its objects lost in the last [`REID_MEMORY_STEPS`] steps (present at
 //! one step and not at the next, those the `dedup` carry dropped as duplicates included) with
-//! their last box and velocity; a present discovery whose box overlaps a remembered object's box (last
-//! seen, propagated, or moved on at its last velocity) at IoU ≥ [`REID_IOU`] takes its id,
-//! greedily by IoU, one to one.
+//! their last box and velocity; a present discovery whose box overlaps a remembered object's box
+//! (last seen, propagated, or moved on at its last velocity) at IoU ≥ [`REID_IOU`] takes its
+//! id, greedily by IoU, one to one.
 //!
 //! Boxes are `yt, xt, ys, xs` (centre and size, the model's `where` units).
 
@@ -88,11 +88,11 @@ impl LostObject {
 
 /// One step of re-identification, per stream `b`: objects present at the last step (recorded in
 /// `memory[b]`, or carried in `prev` with presence decided: 0 / 1) and not present after this
-/// one (`selected`) join `memory[b]`; each present
-/// object discovered at this step (`selected.is_new`) takes the id of a remembered one whose box
-/// (when last present, propagated — `prop`, the same slots as `prev`, for those lost at this
-/// step — or extrapolated) overlaps its box at IoU ≥ [`REID_IOU`], greedily by IoU, one to
-/// one; the two ids are swapped, so ids stay unique within the set. Objects remembered longer
+/// one (`selected`) join `memory[b]`; each present object discovered at this step
+/// (`selected.is_new`) takes the id of a remembered one whose box (when last present,
+/// propagated — `prop`, the same slots as `prev`, for those lost at this step — or
+/// extrapolated) overlaps its box at IoU ≥ [`REID_IOU`], greedily by IoU, one to one; the two
+/// ids are swapped, so ids stay unique within the set. Objects remembered longer
 /// than [`REID_MEMORY_STEPS`] are forgotten.
 ///
 /// # Shapes
@@ -157,12 +157,15 @@ impl ReidMemory {
         // The last step's present objects: as recorded, and any carried one not recorded (a
         // memory that starts on a running set).
         let mut last = std::mem::take(&mut self.present);
+        let recorded = last.len(); // sorted by id: searched before anything is pushed
         for &(id, s) in &carried_present {
-            if last.binary_search_by_key(&id, |p| p.0).is_err() {
+            if last[..recorded].binary_search_by_key(&id, |p| p.0).is_err() {
                 last.push((id, as_box(&slot(s)[1..5])));
             }
         }
-        last.sort_unstable_by_key(|p| p.0);
+        if last.len() > recorded {
+            last.sort_unstable_by_key(|p| p.0);
+        }
         let lost_now: Vec<(u64, [f32; 4])> = last
             .iter()
             .copied()
