@@ -529,6 +529,22 @@ mod tests {
     }
 
     #[test]
+    fn reid_remembers_each_carried_object_once_when_the_record_lacks_some() {
+        // The record holds 5; the carry brings 1, 3 and 5 as present (1 and 3 unrecorded, as on
+        // a memory started on a running set); none is present at this step: each is lost once.
+        // (Searching the list while appending to it found 5 missing and remembered it twice.)
+        let bx = [0.5f32, 0.5, 0.1, 0.1];
+        let mut memory = ReidMemory::default();
+        memory.record_present(&[[1.0].as_slice(), &bx].concat(), &[5]);
+        let carried: Vec<f32> = (0..3)
+            .flat_map(|_| [[1.0].as_slice(), &bx, &bx].concat())
+            .collect();
+        let sel = vec![0.0f32; 3 * 5];
+        memory.remember(&sel, &[1, 3, 5], &carried, &[1, 3, 5]);
+        assert_eq!(memory.lost_ids(), vec![1, 3, 5]);
+    }
+
+    #[test]
     fn reid_gives_a_lost_objects_identity_to_the_discovery_that_finds_it_again() {
         let dev = Device::Cpu;
         let boxes = |b: &[[f32; 4]]| {
