@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where identity switches and misses happen along streams or clips.
 
-    python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W]
+    python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W] [--crowded N]
 
 Reads a `silot eval --dump-frames --json REPORT.json` report. Per clip, present predictions
 (score > 0.5) are matched to ground truth at IoU >= 0.5, last frame's pairs kept while still
@@ -17,7 +17,10 @@ whether the new prediction, born at that frame, overlaps its last box at IoU >= 
 by its box touching another ground-truth box, half or more of it covered by other ground-truth
 boxes, a present prediction on it at 0.1 <= IoU < 0.5 (found, boxed too loosely or off), no
 present prediction within IoU 0.1, and a prediction below the presence threshold (score <= 0.5)
-on it at IoU >= 0.5 (boxed well, held below the threshold: `below_threshold`).
+on it at IoU >= 0.5 (boxed well, held below the threshold: `below_threshold`). Of all
+ground-truth objects (and, with --crowded N, of those in frames of N or more), the share touching
+another box and the share half or more covered by other boxes: how often a condition's frames
+pile objects up, whatever the tracker (a ConnComp report serves).
 """
 import argparse
 import collections
@@ -64,6 +67,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("report")
     ap.add_argument("--frame-size", nargs=2, type=float, metavar=("H", "W"))
+    ap.add_argument("--crowded", type=int, metavar="N",
+                    help="also describe the objects of frames holding N or more")
     a = ap.parse_args()
     rep = json.load(open(a.report))
     if "frames_detail" not in rep:
@@ -83,13 +88,18 @@ def main():
                 born.setdefault(pid, f["t"])
             gts = {g["id"]: g for g in f["gt"]}
             match = match_frame(gts, preds, last)
+            crowded = a.crowded is not None and len(gts) >= a.crowded
             for g, box in gts.items():
                 touching = any(inter(box, o) > 0 for h, o in gts.items() if h != g)
+                covered = sum(inter(box, o) for h, o in gts.items() if h != g) >= 0.5 * area(box)
+                n["covered_frames"] += covered
+                n["crowded_objects"] += crowded
+                n["crowded_touching"] += crowded and touching
+                n["crowded_covered"] += crowded and covered
                 if g not in match:
                     n["misses"] += 1
                     n["miss_touching"] += touching
-                    covered = sum(inter(box, o) for h, o in gts.items() if h != g)
-                    n["miss_covered"] += covered >= 0.5 * area(box)
+                    n["miss_covered"] += covered
                     best = max((iou(box, p) for p in preds.values()), default=0.0)
                     n["miss_near"] += 0.1 <= best < 0.5
                     n["miss_nothing"] += best < 0.1
@@ -122,8 +132,14 @@ def main():
             for pid, p in preds.items():
                 seen[pid] = (f["t"], p)
     s, of, tf = n["switches"], n["object_frames"], n["touching_frames"]
-    print(f"{of} object-frames, {tf / of:.3f} touching another object; {s} switches "
+    print(f"{of} object-frames, {tf / of:.3f} touching another object, "
+          f"{n['covered_frames'] / of:.3f} half covered; {s} switches "
           f"(the report: {rep.get('num_switches')})")
+    if a.crowded is not None:
+        co = n["crowded_objects"]
+        print(f"  in frames of {a.crowded}+ objects: {co} object-frames, "
+              f"{n['crowded_touching'] / max(co, 1):.3f} touching, "
+              f"{n['crowded_covered'] / max(co, 1):.3f} half covered")
     print(f"switches per object-frame: touching {n['touching'] / max(tf, 1):.3f}, "
           f"not touching {(s - n['touching']) / max(of - tf, 1):.3f}")
     for k in ["touching", "edge", "old_still_present", "new_born_this_frame", "new_born_within_5",
