@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where identity switches and misses happen along streams or clips.
 
-    python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W] [--crowded N]
+    python3 scripts/analysis/switch_causes.py REPORT.json [--frame-size H W] [--crowded N] [--cell PX]
 
 Reads a `silot eval --dump-frames --json REPORT.json` report. Per clip, present predictions
 (score > 0.5) are matched to ground truth at IoU >= 0.5, last frame's pairs kept while still
@@ -20,8 +20,13 @@ present prediction within IoU 0.1, and a prediction below the presence threshold
 on it at IoU >= 0.5 (boxed well, held below the threshold: `below_threshold`). Of all
 ground-truth objects (and, with --crowded N, of those in frames of N or more), the share touching
 another box and the share half or more covered by other boxes: how often a condition's frames
-pile objects up, whatever the tracker (a ConnComp report serves).
+pile objects up, whatever the tracker (a ConnComp report serves). With --cell PX (the backbone's
+cell, 12 px), whether an object's box centre shares its PX x PX grid cell with another object's
+(`same_cell`): discovery proposes one object per cell per frame; and the miss rate of objects
+whose nearest neighbour's centre is under PX away, by that distance and by whether a neighbour
+that close shares the cell (at one distance, what the cell adds).
 """
+import math
 import argparse
 import collections
 import json
@@ -41,6 +46,16 @@ def iou(a, b):
     i = inter(a, b)
     u = area(a) + area(b) - i
     return i / u if u > 0 else 0.0
+
+
+def cell_of(b, px):
+    """The (row, column) of the px-sized grid cell holding the box's centre."""
+    y, x = centre(b)
+    return (int(y // px), int(x // px))
+
+
+def centre(b):
+    return ((b["top"] + b["bottom"]) / 2, (b["left"] + b["right"]) / 2)
 
 
 def match_frame(gts, preds, last):
@@ -69,6 +84,8 @@ def main():
     ap.add_argument("--frame-size", nargs=2, type=float, metavar=("H", "W"))
     ap.add_argument("--crowded", type=int, metavar="N",
                     help="also describe the objects of frames holding N or more")
+    ap.add_argument("--cell", type=float, metavar="PX",
+                    help="also tell objects whose box centre shares a PX grid cell with another's")
     a = ap.parse_args()
     rep = json.load(open(a.report))
     if "frames_detail" not in rep:
@@ -77,6 +94,7 @@ def main():
     for f in rep["frames_detail"]:
         clips[f["clip"]].append(f)
     n = collections.Counter()
+    by_distance = collections.defaultdict(lambda: [0, 0])  # (band, same cell) -> [objects, misses]
     for frames in clips.values():
         frames.sort(key=lambda f: f["t"])
         last, born, seen, present_at = {}, {}, {}, {}
@@ -89,6 +107,7 @@ def main():
             gts = {g["id"]: g for g in f["gt"]}
             match = match_frame(gts, preds, last)
             crowded = a.crowded is not None and len(gts) >= a.crowded
+            cells = collections.Counter(cell_of(b, a.cell) for b in gts.values()) if a.cell else {}
             for g, box in gts.items():
                 touching = any(inter(box, o) > 0 for h, o in gts.items() if h != g)
                 covered = sum(inter(box, o) for h, o in gts.items() if h != g) >= 0.5 * area(box)
@@ -96,10 +115,23 @@ def main():
                 n["crowded_objects"] += crowded
                 n["crowded_touching"] += crowded and touching
                 n["crowded_covered"] += crowded and covered
+                same_cell = bool(a.cell) and cells[cell_of(box, a.cell)] > 1
+                n["same_cell_frames"] += same_cell
+                if a.cell:
+                    mine = cell_of(box, a.cell)
+                    near = [(math.dist(centre(box), centre(o)), cell_of(o, a.cell) == mine)
+                            for h, o in gts.items() if h != g]
+                    near = [(d, same) for d, same in near if d < a.cell]
+                    if near:
+                        band = int(min(d for d, _ in near) // (a.cell / 4))
+                        key = (band, any(same for _, same in near))
+                        by_distance[key][0] += 1
+                        by_distance[key][1] += g not in match
                 if g not in match:
                     n["misses"] += 1
                     n["miss_touching"] += touching
                     n["miss_covered"] += covered
+                    n["miss_same_cell"] += same_cell
                     best = max((iou(box, p) for p in preds.values()), default=0.0)
                     n["miss_near"] += 0.1 <= best < 0.5
                     n["miss_nothing"] += best < 0.1
@@ -135,6 +167,9 @@ def main():
     print(f"{of} object-frames, {tf / of:.3f} touching another object, "
           f"{n['covered_frames'] / of:.3f} half covered; {s} switches "
           f"(the report: {rep.get('num_switches')})")
+    if a.cell:
+        share = n["same_cell_frames"] / of
+        print(f"  sharing a {a.cell:g}-px cell with another object: {share:.3f}")
     if a.crowded is not None:
         co = n["crowded_objects"]
         print(f"  in frames of {a.crowded}+ objects: {co} object-frames, "
@@ -149,8 +184,20 @@ def main():
         print(f"  {k}: {n[k]} ({n[k] / max(s, 1):.3f} of switches)")
     m = n["misses"]
     print(f"{m} misses (the report: {rep.get('num_misses')})")
-    for k in ["miss_touching", "miss_covered", "miss_near", "miss_nothing", "miss_below_threshold"]:
+    for k in ["miss_touching", "miss_covered", "miss_same_cell", "miss_near", "miss_nothing",
+              "miss_below_threshold"]:
+        if k == "miss_same_cell" and not a.cell:
+            continue
         print(f"  {k[5:]}: {n[k]} ({n[k] / max(m, 1):.3f} of misses)")
+    if a.cell:
+        q = a.cell / 4
+        print(f"miss rate by the nearest other centre's distance (under {a.cell:g} px), "
+              f"a neighbour that close in the same cell or not:")
+        for band in range(4):
+            row = [by_distance[(band, same)] for same in (False, True)]
+            print(f"  {band * q:4.1f}-{(band + 1) * q:4.1f} px: "
+                  + ", ".join(f"{lab} {mi / max(ob, 1):.3f} of {ob}"
+                              for lab, (ob, mi) in zip(("other cell", "same cell"), row)))
 
 
 if __name__ == "__main__":
