@@ -681,10 +681,16 @@ pub const TRAINING_ONLY_MODEL_KEYS: &[&str] =
 
 /// `[model]` keys of the frame's geometry, which shape no parameter (the backbone is
 /// convolutional, the discovery grid follows the frame, every slot shares the same networks):
-/// the frame size and the number of slots. A run may branch from a checkpoint that differs in
-/// these (e.g. an encoder trained on 60x60 crops with 25 slots trained further on full 96x96 frames with
-/// 36); the variables' shapes are checked again on loading. Averaging still needs them equal.
-pub const FRAME_GEOMETRY_MODEL_KEYS: &[&str] = &["image_size", "n_objects", "n_objects_eval"];
+/// the frame size, the number of slots and the discovery cell. A run may branch from a
+/// checkpoint that differs in these (e.g. an encoder trained on 60x60 crops with 25 slots trained
+/// further on full 96x96 frames with 36, or on 6-px cells); the variables' shapes are checked
+/// again on loading. Averaging still needs them equal.
+pub const FRAME_GEOMETRY_MODEL_KEYS: &[&str] = &[
+    "image_size",
+    "n_objects",
+    "n_objects_eval",
+    "discovery_cell",
+];
 
 /// Checks that the config text `saved` (read from `path`) has the `[model]` section of
 /// `expected_config_toml` apart from the keys in `ignored`, naming the differences.

@@ -1477,6 +1477,67 @@ fn log_lines_of_several_seeds_name_their_seed_in_plain_text() {
     assert!(!stderr.contains('\u{1b}'), "{stderr}");
 }
 
+/// A run on the reference's 12-px discovery cells branches onto 6-px cells (`discovery_cell`,
+/// the same weights, four times the cells), trains and is scored; its saved config keeps the
+/// setting, and an unsupported cell is refused by name.
+#[test]
+fn branch_onto_six_px_discovery_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base");
+    train_smoke(&base, "2", &[]);
+    let six = smoke_variant(
+        dir.path(),
+        "six.toml",
+        &[("n_objects = 4\n", "n_objects = 4\ndiscovery_cell = 6\n")],
+    );
+    let run = dir.path().join("six");
+    let line = silot_ok(&[
+        "train",
+        "--config",
+        arg(&six),
+        "--out",
+        arg(&run),
+        "--steps",
+        "3",
+        "--branch-from",
+        arg(&base.join("checkpoint")),
+        "--reset-optimizer",
+    ]);
+    assert!(line.contains("trained to step 3"), "{line}");
+    let saved = std::fs::read_to_string(run.join("checkpoint/config.toml")).unwrap();
+    assert!(saved.contains("discovery_cell = 6"), "{saved}");
+    let report = silot_ok(&[
+        "eval",
+        "--env",
+        "smoke",
+        "--tracker",
+        "silot",
+        "--checkpoint",
+        arg(&run.join("checkpoint")),
+        "--clips",
+        "2",
+    ]);
+    assert!(report.contains("MOTA"), "{report}");
+    let eight = smoke_variant(
+        dir.path(),
+        "eight.toml",
+        &[("n_objects = 4\n", "n_objects = 4\ndiscovery_cell = 8\n")],
+    );
+    let eight_out = dir.path().join("eight");
+    silot_err(
+        &[
+            "train",
+            "--config",
+            arg(&eight),
+            "--out",
+            arg(&eight_out),
+            "--steps",
+            "1",
+        ],
+        &["discovery_cell", "12", "6"],
+    );
+}
+
 /// `envs/smoke.toml` with `edits` (pairs of text to replace) written to `dir/name`.
 fn smoke_variant(dir: &Path, name: &str, edits: &[(&str, &str)]) -> PathBuf {
     let mut text =

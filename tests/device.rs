@@ -217,7 +217,7 @@ fn inference_backbone_matches_training_path(dev: &Device) {
     let build = |d: &Device, dt: DType| {
         let vm = candle_nn::VarMap::new();
         let vb = silot::rng::seeded_var_builder(&vm, 6, dt, d);
-        Backbone::new(vb, 32).unwrap()
+        Backbone::new(vb, 32, 12).unwrap()
     };
     let want = values(
         &build(&cpu, DType::F64)

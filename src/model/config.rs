@@ -8,8 +8,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// Backbone cell size in pixels (fixed by the backbone's strides 3·2·2, reference §2.1).
+/// The reference's backbone cell size in pixels (strides 3·2·2, reference §2.1): the default
+/// of [`ModelConfig::discovery_cell`].
 pub const CELL_SIZE: usize = 12;
+
+/// The discovery cell sizes the backbone supports: 12 px (strides 3·2·2, the reference) and
+/// 6 px (strides 3·2·1: the same layers and weights, the same 31-px receptive field, 4× the
+/// cells).
+pub const CELL_SIZES: [usize; 2] = [12, 6];
 
 /// Rendering compositing rule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
@@ -355,6 +361,13 @@ pub struct ModelConfig {
     pub importance_temp: f64,
     /// Range of the discovery cell offset `[min_yx, max_yx]`. Default `[-0.5, 1.5]`.
     pub yx_range: [f64; 2],
+    /// Discovery cell size in pixels: 12 (default, the reference's backbone) or 6 (its last
+    /// stride 1: four times the cells, one proposal each, from the same weights, so a 12-px
+    /// checkpoint can be branched onto it). Not in the reference: discovery proposes one object
+    /// per cell, and objects whose neighbour shares their cell are missed more (docs/streams.md).
+    /// Not written to saved configs when 12.
+    #[serde(skip_serializing_if = "is_reference_cell")]
+    pub discovery_cell: usize,
     /// Range of object sizes in anchor units `[min_hw, max_hw]`. Default `[0, 1]`.
     pub hw_range: [f64; 2],
     /// A lower cap on box widths, in anchor units (in `(min_hw, max_hw]`); default none: widths
@@ -411,6 +424,7 @@ impl Default for ModelConfig {
             render: RenderModeConfig::Code,
             importance_temp: 0.25,
             yx_range: [-0.5, 1.5],
+            discovery_cell: CELL_SIZE,
             hw_range: [0.0, 1.0],
             max_width: None,
             where_t_scale: 1.0,
@@ -430,6 +444,10 @@ fn is_reid(v: &PresenceCarry) -> bool {
 
 fn is_all(v: &PresWeightGradient) -> bool {
     *v == PresWeightGradient::ALL
+}
+
+fn is_reference_cell(v: &usize) -> bool {
+    *v == CELL_SIZE
 }
 
 fn bad(key: &str, msg: String) -> Error {
@@ -458,18 +476,27 @@ impl ModelConfig {
         self.n_objects_eval.unwrap_or(self.n_objects)
     }
 
-    /// Grid size `(H, W)` in cells for a frame of `image` pixels: `ceil(L/12)` per dim.
-    pub fn grid_size(image: [usize; 2]) -> [usize; 2] {
-        [image[0].div_ceil(CELL_SIZE), image[1].div_ceil(CELL_SIZE)]
+    /// Grid size `(H, W)` in discovery cells for a frame of `image` pixels: `ceil(L/cell)` per
+    /// dim, `cell` = [`Self::discovery_cell`].
+    pub fn grid_size(&self, image: [usize; 2]) -> [usize; 2] {
+        let c = self.discovery_cell;
+        [image[0].div_ceil(c), image[1].div_ceil(c)]
     }
 
     /// Check every value; the error names the key, the value and the valid range.
     pub fn validate(&self) -> Result<()> {
+        let c = self.discovery_cell;
+        if !CELL_SIZES.contains(&c) {
+            return Err(bad(
+                "discovery_cell",
+                format!("{c} px is not a cell the backbone makes; use 12 (the reference) or 6"),
+            ));
+        }
         let [h, w] = self.image_size;
-        if h < CELL_SIZE || w < CELL_SIZE {
+        if h < c || w < c {
             return Err(bad(
                 "image_size",
-                format!("{h}x{w} is smaller than one {CELL_SIZE}-px backbone cell; use at least {CELL_SIZE}x{CELL_SIZE}"),
+                format!("{h}x{w} is smaller than one {c}-px backbone cell; use at least {c}x{c}"),
             ));
         }
         if self.n_objects < 1 {
@@ -1261,6 +1288,26 @@ mod tests {
             cfg.model.render,
             RenderModeConfig::Softmax { temperature: 0.5 }
         );
-        assert_eq!(ModelConfig::grid_size([195, 160]), [17, 14]);
+        assert_eq!(ModelConfig::default().grid_size([195, 160]), [17, 14]);
+    }
+
+    #[test]
+    fn discovery_cell_default_six_and_refused() {
+        let cfg = RunConfig::default();
+        assert_eq!(cfg.model.discovery_cell, 12);
+        // The default is not written, so saved configs stay as they were.
+        assert!(!cfg.to_toml().unwrap().contains("discovery_cell"));
+        let cfg = RunConfig::from_toml("[model]\ndiscovery_cell = 6\n", "x").unwrap();
+        assert_eq!(cfg.model.grid_size([195, 160]), [33, 27]);
+        assert_eq!(cfg.model.grid_size([48, 48]), [8, 8]);
+        assert!(cfg.to_toml().unwrap().contains("discovery_cell = 6"));
+        cfg.validate().unwrap();
+        let mut bad_cell = RunConfig::default();
+        bad_cell.model.discovery_cell = 8;
+        let e = bad_cell.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("discovery_cell") && e.contains("12") && e.contains("6"),
+            "{e}"
+        );
     }
 }

@@ -9,7 +9,7 @@
 use candle_core::{Device, Module, Result, Tensor, D};
 use candle_nn::{Conv2d, VarBuilder};
 
-use super::config::{ModelConfig, CELL_SIZE};
+use super::config::ModelConfig;
 use super::latent::{box_size, sigmoid10, LatentSampler, NormalLatent, PresLatent};
 use super::objects::Objects;
 use crate::nn::conv::conv2d;
@@ -76,15 +76,16 @@ fn cell_index(gh: usize, gw: usize, like: &Tensor) -> Result<Tensor> {
     Tensor::from_vec(v, (gh * gw, 2), like.device())?.to_dtype(like.dtype())
 }
 
-/// Grid-cell centres in anchor units, `(B, Q, 2)`: `((i+0.5)·12/a_h, (j+0.5)·12/a_w)`.
+/// Grid-cell centres in anchor units, `(B, Q, 2)`: `((i+0.5)·c/a_h, (j+0.5)·c/a_w)` for
+/// `cell` = c px cells.
 pub fn cell_centres(
     b: usize,
-    gh: usize,
-    gw: usize,
+    (gh, gw): (usize, usize),
+    cell: usize,
     anchor: [f64; 2],
     dev: &Device,
 ) -> Result<Tensor> {
-    let c = CELL_SIZE as f64;
+    let c = cell as f64;
     let v: Vec<f32> = (0..gh * gw)
         .flat_map(|q| {
             [
@@ -236,7 +237,7 @@ impl Discovery {
         let [ymin, ymax] = cfg.yx_range;
         let cell = sigmoid10(&cell_yx.sample)?.affine(ymax - ymin, ymin)?; // (B, Q, 2)
         let size = box_size(&hw.sample, cfg)?; // (B, Q, 2) h, w
-        let c = CELL_SIZE as f64;
+        let c = cfg.discovery_cell as f64;
         let scale = Tensor::new(
             &[(c / cfg.anchor[0]) as f32, (c / cfg.anchor[1]) as f32],
             frame.device(),
@@ -384,11 +385,51 @@ pub(crate) mod tests {
         let a = o.abs_posn.to_vec3::<f32>().unwrap();
         assert!((a[1][3][0] - w[1][3][0] - 1.0).abs() < 1e-6);
         assert!((a[1][3][1] - w[1][3][1] - 2.0).abs() < 1e-6);
-        let c = cell_centres(1, 2, 2, [12.0, 24.0], &dev)
+        let c = cell_centres(1, (2, 2), 12, [12.0, 24.0], &dev)
             .unwrap()
             .to_vec3::<f32>()
             .unwrap();
         assert_eq!(c[0][3], vec![1.5, 0.75]);
+        let c = cell_centres(1, (2, 2), 6, [12.0, 24.0], &dev)
+            .unwrap()
+            .to_vec3::<f32>()
+            .unwrap();
+        assert_eq!(c[0][3], vec![0.75, 0.375]);
+    }
+
+    /// With 6-px cells a cell's proposals stay within its own 6-px neighbourhood: cell (i, j)
+    /// centre in [6(i − .5), 6(i + 1.5)] px.
+    #[test]
+    fn six_px_cells_place_centres_in_their_cells() {
+        let cfg = ModelConfig {
+            discovery_cell: 6,
+            ..tiny()
+        };
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
+        let mut rng = SeededRng::new(1);
+        let (frame, v_bu, v_td) = random_inputs(&mut rng, 2);
+        let offset = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
+        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
+        let v = d.fuse(&v_bu, &v_td, true).unwrap();
+        let out = d
+            .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
+            .unwrap();
+        let w = out.objects.where_.to_vec3::<f32>().unwrap();
+        let mut beyond_half = 0;
+        for wb in &w {
+            for (q, wq) in wb.iter().enumerate() {
+                let (i, j) = ((q / 2) as f32, (q % 2) as f32);
+                let (y, x) = (wq[0] * 12.0, wq[1] * 12.0); // anchor 12 px
+                assert!(y > 6.0 * (i - 0.5) && y < 6.0 * (i + 1.5), "{y}");
+                assert!(x > 6.0 * (j - 0.5) && x < 6.0 * (j + 1.5), "{x}");
+                beyond_half += usize::from(y > 6.0 * (i + 1.0) || x > 6.0 * (j + 1.0));
+            }
+        }
+        // Not all inside one 12-px reading by accident: some centres leave their own cell.
+        assert!(beyond_half > 0);
     }
 
     #[test]

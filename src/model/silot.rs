@@ -154,7 +154,7 @@ impl Silot {
         let feat = 6 + cfg.n_what + cfg.state_size();
         let u = cfg.n_backbone_features;
         Ok(Self {
-            backbone: Backbone::new(vb.pp("backbone"), u)?,
+            backbone: Backbone::new(vb.pp("backbone"), u, cfg.discovery_cell)?,
             disc_attention: DiscoveryAttention::new(
                 vb.pp("disc_attention"),
                 feat,
@@ -420,8 +420,14 @@ impl Silot {
         };
         let disc = {
             let _span = tracing::trace_span!("discovery").entered();
-            let cells = cell_centres(b, gh, gw, self.cfg.anchor, frame.device())?
-                .to_dtype(frame.dtype())?;
+            let cells = cell_centres(
+                b,
+                (gh, gw),
+                self.cfg.discovery_cell,
+                self.cfg.anchor,
+                frame.device(),
+            )?
+            .to_dtype(frame.dtype())?;
             let (feats, centres) = (prop.features(false)?, prop.centre()?);
             let v_td = if ctx.training {
                 self.disc_attention.forward(&feats, &centres, &cells)?

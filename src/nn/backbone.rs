@@ -1,6 +1,8 @@
 //! Discovery backbone `d_bu` (reference §2.1): three 4×4 convolutions (strides 3, 2, 2) and
 //! three 1×1 convolutions, all VALID, ReLU after every layer but the last, on an input padded
 //! with zeros so that each output cell's 31-px receptive field is centred on its 12-px cell.
+//! With 6-px cells (`discovery_cell = 6`, not in the reference) the last 4×4 convolution has
+//! stride 1: the same weights and receptive field, four times the cells.
 
 #[cfg(test)]
 use candle_core::Module;
@@ -12,18 +14,28 @@ use super::patches::{conv2d_nhwc_with, Epilogue, PatchInput};
 
 /// Receptive field of the backbone (pixels, per spatial dim).
 pub const RECEPTIVE_FIELD: usize = 31;
-/// Grid cell size in pixels (product of the strides).
+/// The reference's grid cell size in pixels (product of the strides 3·2·2).
 pub const CELL: usize = 12;
 /// Hidden width of the backbone convolutions.
 pub const BACKBONE_HIDDEN: usize = 128;
 
-/// Padding of one image axis of length `len`: `(pre, post, n_cells)` with
-/// `n = ceil(len/12)`, `pre = floor(31/2 − 12/2) = 9`, `post = 12n + 19 − len − 9`.
-pub fn grid_padding(len: usize) -> (usize, usize, usize) {
-    let n = len.div_ceil(CELL);
-    let required = RECEPTIVE_FIELD + (n.max(1) - 1) * CELL;
-    let pre = RECEPTIVE_FIELD / 2 - CELL / 2; // floor(15.5 - 6) = 9
+/// Padding of one image axis of length `len` for `cell`-px cells: `(pre, post, n_cells)` with
+/// `n = ceil(len/cell)`, `pre = floor(31/2 − cell/2)` (9 for 12-px cells, 12 for 6-px),
+/// `post = 31 + (n − 1)·cell − len − pre`.
+pub fn grid_padding(len: usize, cell: usize) -> (usize, usize, usize) {
+    let n = len.div_ceil(cell);
+    let required = RECEPTIVE_FIELD + (n.max(1) - 1) * cell;
+    let pre = RECEPTIVE_FIELD / 2 - cell / 2; // floor(15.5 - cell/2)
     (pre, required - len - pre, n)
+}
+
+/// Strides of the three 4×4 convolutions for `cell`-px cells (12: the reference's; 6).
+fn strides_4x4(cell: usize) -> Result<[usize; 3]> {
+    match cell {
+        12 => Ok([3, 2, 2]),
+        6 => Ok([3, 2, 1]),
+        _ => candle_core::bail!("backbone cells are 12 or 6 px, not {cell}"),
+    }
 }
 
 /// The backbone network.
@@ -32,16 +44,19 @@ pub struct Backbone {
     convs: Vec<Conv2d>,
     strides: Vec<usize>,
     out_features: usize,
+    cell: usize,
 }
 
 impl Backbone {
-    /// Layers `conv0..conv5` under `vb`; input has 3 channels, output `out_features` (64).
-    pub fn new(vb: VarBuilder, out_features: usize) -> Result<Backbone> {
+    /// Layers `conv0..conv5` under `vb`; input has 3 channels, output `out_features` (64), one
+    /// output per `cell`-px cell (12 or 6; the weights are the same for both).
+    pub fn new(vb: VarBuilder, out_features: usize, cell: usize) -> Result<Backbone> {
         let h = BACKBONE_HIDDEN;
+        let [s0, s1, s2] = strides_4x4(cell)?;
         let spec = [
-            (3, h, 4, 3),
-            (h, h, 4, 2),
-            (h, h, 4, 2),
+            (3, h, 4, s0),
+            (h, h, 4, s1),
+            (h, h, 4, s2),
             (h, h, 1, 1),
             (h, h, 1, 1),
             (h, out_features, 1, 1),
@@ -55,6 +70,7 @@ impl Backbone {
             convs,
             strides: spec.iter().map(|&(_, _, _, s)| s).collect(),
             out_features,
+            cell,
         })
     }
 
@@ -63,7 +79,7 @@ impl Backbone {
         self.out_features
     }
 
-    /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/12), ceil(W/12))`, differentiable in the
+    /// `images (N, 3, H, W)` → `(N, out_features, ceil(H/cell), ceil(W/cell))`, differentiable in the
     /// weights: channels-last patches + one matmul per layer ([`crate::nn::patches`]), whose
     /// backward is cuBLAS matmuls and a col2im gather (none for the first layer, whose input is
     /// data) instead of candle's direct `conv_transpose2d`.
@@ -112,8 +128,8 @@ impl Backbone {
     /// layer's patch reads ([`Epilogue::Deferred`]: inference only, it has no gradient).
     fn forward_channels_last(&self, images: &Tensor, half: bool, defer: bool) -> Result<Tensor> {
         let (_, _, h, w) = self.check(images)?;
-        let (ph0, ph1, _) = grid_padding(h);
-        let (pw0, pw1, _) = grid_padding(w);
+        let (ph0, ph1, _) = grid_padding(h, self.cell);
+        let (pw0, pw1, _) = grid_padding(w, self.cell);
         let mut x = images.contiguous()?; // (N, 3, H, W): conv0 reads it channels-first
         let mut pending: Option<&Tensor> = None;
         let n = self.convs.len();
@@ -158,12 +174,12 @@ impl Backbone {
         Ok((n, c, h, w))
     }
 
-    /// Checked input, zero-padded so the grid of 12-pixel cells covers it exactly.
+    /// Checked input, zero-padded so the grid of cells covers it exactly.
     #[cfg(test)]
     fn padded(&self, images: &Tensor) -> Result<Tensor> {
         let (_, _, h, w) = self.check(images)?;
-        let (ph0, ph1, _) = grid_padding(h);
-        let (pw0, pw1, _) = grid_padding(w);
+        let (ph0, ph1, _) = grid_padding(h, self.cell);
+        let (pw0, pw1, _) = grid_padding(w, self.cell);
         images
             .pad_with_zeros(2, ph0, ph1)?
             .pad_with_zeros(3, pw0, pw1)
@@ -199,26 +215,45 @@ mod tests {
             (210, (9, 16, 18)),
         ];
         for (l, want) in table {
-            assert_eq!(grid_padding(l), want, "L = {l}");
+            assert_eq!(grid_padding(l, 12), want, "L = {l}");
         }
-        // The padded length always yields exactly n VALID outputs.
-        for l in 1..300 {
-            let (a, b, n) = grid_padding(l);
-            let p = l + a + b;
-            let o1 = (p - 4) / 3 + 1;
-            let o2 = (o1 - 4) / 2 + 1;
-            let o3 = (o2 - 4) / 2 + 1;
-            assert_eq!(o3, n, "L = {l}");
+        // 6-px cells: 12 px before, so the 31-px field is centred on each cell as with 12.
+        assert_eq!(grid_padding(48, 6), (12, 13, 8));
+        assert_eq!(grid_padding(195, 6), (12, 16, 33));
+        // The padded length always yields exactly n VALID outputs, the first centred at
+        // cell / 2 + 0.5 px (the reference's half-pixel offset).
+        for cell in [12, 6] {
+            let s = strides_4x4(cell).unwrap();
+            for l in 1..300 {
+                let (a, b, n) = grid_padding(l, cell);
+                let p = l + a + b;
+                let o1 = (p - 4) / s[0] + 1;
+                let o2 = (o1 - 4) / s[1] + 1;
+                let o3 = (o2 - 4) / s[2] + 1;
+                assert_eq!(o3, n, "L = {l}, cell {cell}");
+            }
+            let (pre, _, _) = grid_padding(48, cell);
+            assert_eq!(
+                RECEPTIVE_FIELD as f64 / 2.0 - pre as f64,
+                cell as f64 / 2.0 + 0.5
+            );
         }
+        assert!(strides_4x4(8).is_err());
     }
 
     /// The channels-last training and inference paths equal candle's channels-first `conv2d`
     /// layers (the reference), and so do the training path's gradients: every weight and bias,
     /// and the frames themselves (the first layer's channels-first, padded col2im).
     fn paths_equal_reference(dev: &Device) {
+        for cell in [12, 6] {
+            paths_equal_reference_at(dev, cell);
+        }
+    }
+
+    fn paths_equal_reference_at(dev: &Device, cell: usize) {
         let vm = VarMap::new();
         let vb = crate::rng::seeded_var_builder(&vm, 7, DType::F64, dev);
-        let bb = Backbone::new(vb, 16).unwrap();
+        let bb = Backbone::new(vb, 16, cell).unwrap();
         // Non-zero biases: with zero ones, cells that see only padding sit exactly at ReLU's
         // kink, where candle's `relu` passes the gradient and the fused epilogue (TF's
         // convention) does not.
@@ -278,7 +313,7 @@ mod tests {
     fn half_path_close_to_f32(dev: &Device) {
         let vm = VarMap::new();
         let vb = crate::rng::seeded_var_builder(&vm, 11, DType::F32, dev);
-        let bb = Backbone::new(vb, 64).unwrap();
+        let bb = Backbone::new(vb, 64, 12).unwrap();
         let x = crate::rng::SeededRng::new(12)
             .uniform(&[3, 3, 50, 41], 0.0, 1.0, dev)
             .unwrap();
@@ -315,11 +350,34 @@ mod tests {
     fn output_shapes() {
         let vm = VarMap::new();
         let vb = crate::rng::seeded_var_builder(&vm, 0, DType::F32, &Device::Cpu);
-        let bb = Backbone::new(vb, 64).unwrap();
+        let bb = Backbone::new(vb, 64, 12).unwrap();
         let x = Tensor::zeros((2, 3, 48, 60), DType::F32, &Device::Cpu).unwrap();
         assert_eq!(bb.forward(&x).unwrap().dims(), &[2, 64, 4, 5]);
         let x = Tensor::zeros((1, 3, 195, 160), DType::F32, &Device::Cpu).unwrap();
         assert_eq!(bb.forward(&x).unwrap().dims(), &[1, 64, 17, 14]);
         assert_eq!(vm.all_vars().len(), 12);
+        // 6-px cells: the same variables (a 12-px checkpoint loads), twice the cells per side.
+        let vm6 = VarMap::new();
+        let vb6 = crate::rng::seeded_var_builder(&vm6, 0, DType::F32, &Device::Cpu);
+        let bb6 = Backbone::new(vb6, 64, 6).unwrap();
+        assert_eq!(bb6.forward(&x).unwrap().dims(), &[1, 64, 33, 27]);
+        let x = Tensor::zeros((2, 3, 48, 60), DType::F32, &Device::Cpu).unwrap();
+        assert_eq!(bb6.forward_inference(&x).unwrap().dims(), &[2, 64, 8, 10]);
+        let shapes = |vm: &VarMap| {
+            let data = vm.data().lock().unwrap();
+            let mut v: Vec<_> = data
+                .iter()
+                .map(|(k, t)| (k.clone(), t.dims().to_vec()))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(shapes(&vm6), shapes(&vm));
+        assert!(Backbone::new(
+            crate::rng::seeded_var_builder(&VarMap::new(), 0, DType::F32, &Device::Cpu),
+            64,
+            8
+        )
+        .is_err());
     }
 }
