@@ -397,6 +397,22 @@ pub(crate) mod tests {
         assert_eq!(c[0][3], vec![0.75, 0.375]);
     }
 
+    /// Discovery under `cfg` (weights seed 0, inputs seed 1, zero offsets) on `b` random frames
+    /// of a 2x2 grid, latents sampled.
+    fn discover_2x2(cfg: &ModelConfig, b: usize) -> DiscoveryOut {
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), cfg).unwrap();
+        let mut rng = SeededRng::new(1);
+        let (frame, v_bu, v_td) = random_inputs(&mut rng, b);
+        let offset = Tensor::zeros((b, 2), DType::F32, &dev).unwrap();
+        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
+        let mut s = LatentSampler::sampling_for_tests(&mut rng);
+        let v = d.fuse(&v_bu, &v_td, true).unwrap();
+        d.forward(&frame, &v, (2, 2), &offset, &init, &mut s)
+            .unwrap()
+    }
+
     /// With 6-px cells a cell's proposals stay within its own 6-px neighbourhood: cell (i, j)
     /// centre in [6(i − .5), 6(i + 1.5)] px.
     #[test]
@@ -405,18 +421,7 @@ pub(crate) mod tests {
             discovery_cell: 6,
             ..tiny()
         };
-        let dev = Device::Cpu;
-        let vm = VarMap::new();
-        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
-        let mut rng = SeededRng::new(1);
-        let (frame, v_bu, v_td) = random_inputs(&mut rng, 2);
-        let offset = Tensor::zeros((2, 2), DType::F32, &dev).unwrap();
-        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
-        let mut s = LatentSampler::sampling_for_tests(&mut rng);
-        let v = d.fuse(&v_bu, &v_td, true).unwrap();
-        let out = d
-            .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
-            .unwrap();
+        let out = discover_2x2(&cfg, 2);
         let w = out.objects.where_.to_vec3::<f32>().unwrap();
         let mut beyond_half = 0;
         for wb in &w {
@@ -438,18 +443,7 @@ pub(crate) mod tests {
             max_width: Some(0.3),
             ..tiny()
         };
-        let dev = Device::Cpu;
-        let vm = VarMap::new();
-        let d = Discovery::new(seeded_var_builder(&vm, 0, DType::F32, &dev), &cfg).unwrap();
-        let mut rng = SeededRng::new(1);
-        let (frame, v_bu, v_td) = random_inputs(&mut rng, 4);
-        let offset = Tensor::zeros((4, 2), DType::F32, &dev).unwrap();
-        let init = Tensor::zeros(8, DType::F32, &dev).unwrap();
-        let mut s = LatentSampler::sampling_for_tests(&mut rng);
-        let v = d.fuse(&v_bu, &v_td, true).unwrap();
-        let out = d
-            .forward(&frame, &v, (2, 2), &offset, &init, &mut s)
-            .unwrap();
+        let out = discover_2x2(&cfg, 4);
         // (4, 4, 4) y, x, h, w in anchor units.
         let boxes = out.objects.where_.to_vec3::<f32>().unwrap();
         let boxes: Vec<&Vec<f32>> = boxes.iter().flatten().collect();
