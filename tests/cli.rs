@@ -47,7 +47,6 @@ fn silot_err(args: &[&str], needles: &[&str]) -> String {
     stderr
 }
 
-/// A path as a command-line argument.
 /// `silot eval --env smoke --tracker silot --checkpoint CHECKPOINT EXTRA...`; its stdout.
 fn eval_smoke_silot(checkpoint: &str, extra: &[&str]) -> String {
     let mut args = vec![
@@ -63,6 +62,7 @@ fn eval_smoke_silot(checkpoint: &str, extra: &[&str]) -> String {
     silot_ok(&args)
 }
 
+/// A path as a command-line argument.
 fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -1506,17 +1506,7 @@ fn branch_onto_six_px_discovery_cells() {
     assert!(line.contains("trained to step 3"), "{line}");
     let saved = std::fs::read_to_string(run.join("checkpoint/config.toml")).unwrap();
     assert!(saved.contains("discovery_cell = 6"), "{saved}");
-    let report = silot_ok(&[
-        "eval",
-        "--env",
-        "smoke",
-        "--tracker",
-        "silot",
-        "--checkpoint",
-        arg(&run.join("checkpoint")),
-        "--clips",
-        "2",
-    ]);
+    let report = eval_smoke_silot(arg(&run.join("checkpoint")), &["--clips", "2"]);
     assert!(report.contains("MOTA"), "{report}");
     let eight = smoke_variant(
         dir.path(),
