@@ -9,13 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The reference's backbone cell size in pixels (strides 3·2·2, reference §2.1): the default
-/// of [`ModelConfig::discovery_cell`].
+/// of [`ModelConfig::discovery_cell`]; the sizes the backbone makes are
+/// [`crate::nn::backbone::CELL_STRIDES`].
 pub const CELL_SIZE: usize = 12;
-
-/// The discovery cell sizes the backbone supports: 12 px (strides 3·2·2, the reference) and
-/// 6 px (strides 3·2·1: the same layers and weights, the same 31-px receptive field, 4× the
-/// cells).
-pub const CELL_SIZES: [usize; 2] = [12, 6];
 
 /// Rendering compositing rule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
@@ -486,7 +482,10 @@ impl ModelConfig {
     /// Check every value; the error names the key, the value and the valid range.
     pub fn validate(&self) -> Result<()> {
         let c = self.discovery_cell;
-        if !CELL_SIZES.contains(&c) {
+        if !crate::nn::backbone::CELL_STRIDES
+            .iter()
+            .any(|&(size, _)| size == c)
+        {
             return Err(bad(
                 "discovery_cell",
                 format!("{c} px is not a cell the backbone makes; use 12 (the reference) or 6"),

@@ -14,8 +14,6 @@ use super::patches::{conv2d_nhwc_with, Epilogue, PatchInput};
 
 /// Receptive field of the backbone (pixels, per spatial dim).
 pub const RECEPTIVE_FIELD: usize = 31;
-/// The reference's grid cell size in pixels (product of the strides 3·2·2).
-pub const CELL: usize = 12;
 /// Hidden width of the backbone convolutions.
 pub const BACKBONE_HIDDEN: usize = 128;
 
@@ -29,12 +27,15 @@ pub fn grid_padding(len: usize, cell: usize) -> (usize, usize, usize) {
     (pre, required - len - pre, n)
 }
 
-/// Strides of the three 4×4 convolutions for `cell`-px cells (12: the reference's; 6).
+/// The cell sizes the backbone makes and the strides of its three 4×4 convolutions for each:
+/// 12 px (the reference's 3·2·2) and 6 px (3·2·1; the same weights and 31-px receptive field).
+pub const CELL_STRIDES: [(usize, [usize; 3]); 2] = [(12, [3, 2, 2]), (6, [3, 2, 1])];
+
+/// Strides of the three 4×4 convolutions for `cell`-px cells ([`CELL_STRIDES`]).
 fn strides_4x4(cell: usize) -> Result<[usize; 3]> {
-    match cell {
-        12 => Ok([3, 2, 2]),
-        6 => Ok([3, 2, 1]),
-        _ => candle_core::bail!("backbone cells are 12 or 6 px, not {cell}"),
+    match CELL_STRIDES.iter().find(|(c, _)| *c == cell) {
+        Some(&(_, s)) => Ok(s),
+        None => candle_core::bail!("backbone cells are 12 or 6 px, not {cell}"),
     }
 }
 
