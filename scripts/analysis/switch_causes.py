@@ -26,10 +26,10 @@ cell, 12 px), whether an object's box centre shares its PX x PX grid cell with a
 whose nearest neighbour's centre is under PX away, by that distance and by whether a neighbour
 that close shares the cell (at one distance, what the cell adds).
 """
-import math
 import argparse
 import collections
 import json
+import math
 
 
 def area(b):
@@ -115,10 +115,10 @@ def main():
                 n["crowded_objects"] += crowded
                 n["crowded_touching"] += crowded and touching
                 n["crowded_covered"] += crowded and covered
-                same_cell = bool(a.cell) and cells[cell_of(box, a.cell)] > 1
+                mine = cell_of(box, a.cell) if a.cell else None
+                same_cell = bool(a.cell) and cells[mine] > 1
                 n["same_cell_frames"] += same_cell
                 if a.cell:
-                    mine = cell_of(box, a.cell)
                     near = [(math.dist(centre(box), centre(o)), cell_of(o, a.cell) == mine)
                             for h, o in gts.items() if h != g]
                     near = [(d, same) for d, same in near if d < a.cell]
