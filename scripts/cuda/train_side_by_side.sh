@@ -20,8 +20,11 @@
 #   continuation, which would otherwise restart silently on a fresh machine when the warm one was
 #   released between calls (session 46 lost 320 device-seconds so); give such a call its specs
 #   without TARBALL or BRANCH, which would start the run again from them.
-# KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/, left on the
-#   device: score them in a later call while the machine is still warm).
+# KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/). Those this
+#   call wrote come back as $OUT/NAME-kept-STEP.tar.xz (weights, config, state; no Adam), newest
+#   first, while $OUT stays under OUT_BUDGET_MB (default 60: the device returns ~64 MB a call and
+#   drops the rest, the runs' own parts included, which come first); the others stay on the device.
+#   Unpack one with `tar -C DIR -xJf NAME-kept-STEP.tar.xz` (DIR/NAME/kept/step-STEP).
 # WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
 #   brought back so resumes with Adam afresh). The whole tree plus carry must stay under the device's
 #   64 MiB: a run with Adam is ~3x its weights.
@@ -35,6 +38,7 @@ bash ship/run.sh true
 export PATH=/tmp/silot-ship/bin:$PATH
 mkdir -p /tmp/r "$OUT/logs"
 t0=$(date +%s)
+touch /tmp/r/.call-start # kept checkpoints newer than this are this call's
 pids=""
 for spec in "$@"; do
   IFS== read -r name config tarball branch <<<"$spec"
@@ -90,6 +94,22 @@ for spec in "$@"; do
   # shellcheck disable=SC2086
   tar -C /tmp/r -cf - $files | xz -T0 -3 | split -b 15M - "$OUT/$name.tar.xz."
   tail -n 2 "/tmp/r/$name.log"
+done
+# This call's kept checkpoints, newest first across runs, while the budget lasts.
+budget=$((${OUT_BUDGET_MB:-60} * 1024 * 1024))
+find /tmp/r -mindepth 3 -maxdepth 3 -path '/tmp/r/*/kept/step-*' -type d -newer /tmp/r/.call-start \
+  -printf '%f %P\n' 2>/dev/null | sort -r | while read -r step rel; do
+  name=${rel%%/*} && out="$OUT/$name-kept-${step#step-}.tar.xz"
+  parts=()
+  for f in weights.safetensors config.toml state.json; do
+    [ -f "/tmp/r/$rel/$f" ] && parts+=("$rel/$f")
+  done
+  tar -C /tmp/r -cf - "${parts[@]}" | xz -T0 -3 >"$out"
+  if [ "$(du -sb "$OUT" | cut -f1)" -gt "$budget" ]; then
+    rm -f "$out" && echo "$rel: not brought back (OUT_BUDGET_MB ${OUT_BUDGET_MB:-60}); left on the device"
+  else
+    echo "$rel: brought back as $(basename "$out")"
+  fi
 done
 du -sh "$OUT"
 echo "end at $(($(date +%s) - t0)) s"
