@@ -616,6 +616,15 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
 }
 
 /// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
+/// Whether the checkpoint `dir` holds Adam's state: recorded in its `state.json` and present
+/// (a run brought back weights-only keeps the record but not the file; a packed model has
+/// neither).
+pub(crate) fn has_optimizer(dir: &Path) -> bool {
+    let dir = &readable_dir(dir);
+    dir.join(OPTIMIZER_FILE).is_file()
+        && read_state(dir).is_ok_and(|s| s.files.contains_key(OPTIMIZER_FILE))
+}
+
 pub(crate) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
     let dir = &readable_dir(dir);
     read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
@@ -793,6 +802,14 @@ pub fn load_checkpoint(
     }
     if let Some(optimizer) = optimizer {
         let opt_path = dir.join(OPTIMIZER_FILE);
+        if !has_optimizer(dir) {
+            return Err(ckpt_err(
+                &opt_path,
+                "missing or unrecorded: this checkpoint holds weights without Adam's state \
+                 (brought back weights-only, averaged from such a checkpoint, or a packed \
+                 model); resume it with `--reset-optimizer` (Adam afresh)",
+            ));
+        }
         let opt = deserialize(&opt_path, &read_checked(dir, &state, OPTIMIZER_FILE)?)?;
         optimizer
             .load_state(&opt)

@@ -32,7 +32,8 @@ fn check_out(out: &Path, overwrite: bool) -> anyhow::Result<()> {
 #[derive(Debug, Args)]
 pub struct AverageArgs {
     /// Checkpoint directories of one run (e.g. the chunks' `checkpoint/` copies near its end);
-    /// the last one gives the result's config, Adam state and progress.
+    /// the last one gives the result's config, Adam state (none if it has none, e.g. brought
+    /// back weights-only) and progress.
     #[arg(required = true, value_name = "CHECKPOINT_DIR")]
     pub checkpoints: Vec<PathBuf>,
     /// Directory of the averaged checkpoint (usable by `silot eval --checkpoint`, `silot observe`
@@ -54,13 +55,19 @@ pub fn run(a: AverageArgs) -> anyhow::Result<()> {
     {
         check_out(&a.out, a.overwrite)?;
     }
-    let inputs = average_checkpoints(&a.checkpoints, &a.out)?;
-    let steps: Vec<String> = inputs.iter().map(|i| i.step.to_string()).collect();
+    let avg = average_checkpoints(&a.checkpoints, &a.out)?;
+    let steps: Vec<String> = avg.inputs.iter().map(|i| i.step.to_string()).collect();
     println!(
         "averaged {} checkpoint(s) (steps {}) into {}",
-        inputs.len(),
+        avg.inputs.len(),
         steps.join(", "),
         a.out.display()
     );
+    if !avg.with_optimizer {
+        println!(
+            "the last checkpoint holds no Adam state, nor does the average: train on from it \
+             with --reset-optimizer"
+        );
+    }
     Ok(())
 }

@@ -12,8 +12,9 @@ use candle_core::{DType, Tensor};
 use serde::Serialize;
 
 use crate::checkpoint::{
-    ckpt_err, read_files, read_optimizer, same_model_section, serialize, write_files,
-    CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, TRAINING_ONLY_MODEL_KEYS, WEIGHTS_FILE,
+    ckpt_err, has_optimizer, read_files, read_optimizer, same_model_section, serialize,
+    write_files, CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, TRAINING_ONLY_MODEL_KEYS,
+    WEIGHTS_FILE,
 };
 use crate::error::{Error, Result};
 
@@ -26,11 +27,22 @@ pub struct AveragedInput {
     pub step: u64,
 }
 
+/// What [`average_checkpoints`] wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Averaged {
+    /// The checkpoints averaged, in the order given.
+    pub inputs: Vec<AveragedInput>,
+    /// Whether the result holds the last input's Adam state: not when that input has none (a
+    /// checkpoint brought back weights-only, or a packed model); such a result resumes with Adam
+    /// afresh (`silot train --reset-optimizer`).
+    pub with_optimizer: bool,
+}
+
 /// Writes into `out` a checkpoint whose weights are the mean of those of the checkpoints in
-/// `dirs` (all of the first one's `[model]` and variables), with the last one's config, Adam state,
-/// step and progress, and the inputs listed under `extra.averaged_from`. `out` must not be one of
-/// `dirs`; its files are written atomically. Returns the inputs.
-pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedInput>> {
+/// `dirs` (all of the first one's `[model]` and variables), with the last one's config, Adam state
+/// (if it has one), step and progress, and the inputs listed under `extra.averaged_from`. `out`
+/// must not be one of `dirs`; its files are written atomically.
+pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Averaged> {
     let (first_dir, last_dir) = match (dirs.first(), dirs.last()) {
         (Some(f), Some(l)) => (f, l),
         _ => {
@@ -99,13 +111,19 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Vec<AveragedI
             .map_err(|e| Error::Invalid(format!("cannot record the inputs: {e}")))?;
         map.insert("averaged_from".into(), list);
     }
-    let files = [
+    let mut files = vec![
         (WEIGHTS_FILE, serialize(&mean)?),
-        (OPTIMIZER_FILE, read_optimizer(last_dir)?),
         (CONFIG_FILE, last.config_toml.clone().into_bytes()),
     ];
+    let with_optimizer = has_optimizer(last_dir);
+    if with_optimizer {
+        files.push((OPTIMIZER_FILE, read_optimizer(last_dir)?));
+    }
     write_files(out, &files, last.step, extra, last.env.as_ref())?;
-    Ok(inputs)
+    Ok(Averaged {
+        inputs,
+        with_optimizer,
+    })
 }
 
 /// Adds the weights of `ck` (from `dir`) to `sums` (in f64, so that the order of the inputs does
@@ -197,11 +215,12 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let (a, b) = two_checkpoints(root.path());
         let out = root.path().join("avg");
-        let inputs = average_checkpoints(&[a.clone(), b.clone()], &out).unwrap();
+        let avg = average_checkpoints(&[a.clone(), b.clone()], &out).unwrap();
         assert_eq!(
-            inputs.iter().map(|i| i.step).collect::<Vec<_>>(),
+            avg.inputs.iter().map(|i| i.step).collect::<Vec<_>>(),
             vec![1, 4]
         );
+        assert!(avg.with_optimizer);
         let (wa, wb, wm) = (weights(&a), weights(&b), weights(&out));
         let mut moved = 0usize;
         for (name, m) in &wm {
@@ -226,6 +245,32 @@ mod tests {
             std::fs::read(single.join(WEIGHTS_FILE)).unwrap(),
             std::fs::read(b.join(WEIGHTS_FILE)).unwrap()
         );
+    }
+
+    #[test]
+    fn weights_only_last_input_gives_a_weights_only_average() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, b) = two_checkpoints(root.path());
+        // As a run brought back without Adam: state.json still lists the file, which is absent.
+        std::fs::remove_file(b.join(OPTIMIZER_FILE)).unwrap();
+        let out = root.path().join("avg");
+        let avg = average_checkpoints(&[a.clone(), b.clone()], &out).unwrap();
+        assert!(!avg.with_optimizer);
+        assert!(!out.join(OPTIMIZER_FILE).exists());
+        let (wa, wb, wm) = (weights(&a), weights(&b), weights(&out));
+        for (name, m) in &wm {
+            let expected = ((&wa[name] + &wb[name]).unwrap() * 0.5).unwrap();
+            let err = (m - &expected).unwrap().abs().unwrap().max_all().unwrap();
+            assert!(err.to_scalar::<f32>().unwrap() < 1e-6, "{name}");
+        }
+        let mut tr = Trainer::new(&smoke(), &Device::Cpu).unwrap();
+        let err = tr.load(&out).unwrap_err().to_string();
+        assert!(err.contains("--reset-optimizer"), "{err}");
+        tr.load_with(&out, false).unwrap();
+        assert_eq!(tr.progress.global_step, 4);
+        // Adam comes from the last input only: a weights-only first input does not matter.
+        let out2 = root.path().join("avg2");
+        assert!(average_checkpoints(&[b, a], &out2).unwrap().with_optimizer);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub mod source;
 mod stream_check;
 mod validation;
 
-pub use averaging::{average_checkpoints, AveragedInput};
+pub use averaging::{average_checkpoints, Averaged, AveragedInput};
 pub use mota::{mota_val_seed, MotaValidator, MOTA_VAL_SEED_BASE};
 pub use runner::{run, run_replica, run_with_validator, TrainOptions, TrainSummary};
 pub use stream_check::{StreamCheck, StreamChecker, StreamSums, WithStreamCheck};
