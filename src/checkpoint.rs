@@ -615,7 +615,6 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
     })
 }
 
-/// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
 /// Whether the checkpoint `dir` holds Adam's state: recorded in its `state.json` and present
 /// (a run brought back weights-only keeps the record but not the file; a packed model has
 /// neither).
@@ -625,6 +624,7 @@ pub(crate) fn has_optimizer(dir: &Path) -> bool {
         && read_state(dir).is_ok_and(|s| s.files.contains_key(OPTIMIZER_FILE))
 }
 
+/// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
 pub(crate) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
     let dir = &readable_dir(dir);
     read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
