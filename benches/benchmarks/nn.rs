@@ -1,12 +1,15 @@
 //! Benchmarks of the CPU custom ops (glimpse sampler, sprite renderer) against their
 //! composed-ops references, forward + backward, at the paper's sizes:
 //! MNIST (B=16, K=16, 48×48, 14×14), Atari training (B=16, K=36, 72×72, 21×21) and Atari
-//! inference (195×160, K=128, forward only; the dense reference at B=1 only, for memory).
+//! inference (195×160, K=128, forward only; the dense reference at B=1 only, for memory); and
+//! the fused discovery relation attention of inference against its composed pair grid.
 
 use std::hint::black_box;
 
 use candle_core::{DType, Device, Tensor, Var};
 use criterion::{BenchmarkId, Criterion};
+use silot::nn::kernel::gaussian_kernel_with_diffs;
+use silot::nn::relation_attention::{relation_attention, DenseLayer};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
 use silot::rng::SeededRng;
@@ -149,8 +152,88 @@ fn render(x: &Inputs, sz: Size, f: Renderer, backward: bool) {
     }
 }
 
+/// Inputs of the discovery relation attention at MNIST's inference sizes: 16 streams, K = 16
+/// objects, Q query cells (16 on 12-px cells, 64 on 6-px), the shipped MLP (64 features + the
+/// offset → 64 → 64 → 64), std 0.1 of the anchor, positions in anchor units over the frame.
+struct Relation {
+    proj: Tensor,
+    pos: Tensor,
+    cells: Tensor,
+    w_d: Tensor,
+    layers: Vec<(Tensor, Tensor)>,
+}
+
+fn relation_inputs(q: usize) -> Relation {
+    let dev = Device::Cpu;
+    let mut rng = SeededRng::new(5);
+    let mut randn =
+        |shape: &[usize], scale: f64| rng.normal(shape, &dev).unwrap().affine(scale, 0.0).unwrap();
+    let (b, k, h) = (16, 16, 64);
+    let side = (q as f64).sqrt() as usize;
+    let cells: Vec<f32> = (0..q)
+        .flat_map(|i| {
+            [
+                ((i / side) as f32 + 0.5) / side as f32,
+                ((i % side) as f32 + 0.5) / side as f32,
+            ]
+        })
+        .collect();
+    let cells = Tensor::from_vec(cells, (1, q, 2), &dev)
+        .unwrap()
+        .repeat((b, 1, 1))
+        .unwrap();
+    Relation {
+        proj: randn(&[b, k, h], 1.0),
+        pos: (randn(&[b, k, 2], 0.3) + 0.5).unwrap(),
+        cells,
+        w_d: randn(&[h, 2], 1.0),
+        layers: (0..2)
+            .map(|_| (randn(&[h, h], 0.125), randn(&[h], 0.1)))
+            .collect(),
+    }
+}
+
+/// The composed version: the `(B, Q, K, 64)` pair grid through the MLP, weighted and summed.
+fn relation_composed(x: &Relation) -> Tensor {
+    let (g, d) = gaussian_kernel_with_diffs(&x.cells, &x.pos, 0.1).unwrap();
+    let mut h = d
+        .broadcast_matmul(&x.w_d.t().unwrap())
+        .and_then(|t| t.broadcast_add(&x.proj.unsqueeze(1)?))
+        .unwrap();
+    for (w, b) in &x.layers {
+        h = h
+            .relu()
+            .and_then(|t| t.broadcast_matmul(&w.t()?))
+            .and_then(|t| t.broadcast_add(b))
+            .unwrap();
+    }
+    h.broadcast_mul(&g.unsqueeze(3).unwrap())
+        .and_then(|t| t.sum(2))
+        .unwrap()
+}
+
+fn relation_fused(x: &Relation) -> Tensor {
+    let layers: Vec<DenseLayer> = x.layers.iter().map(|(w, b)| (w, b)).collect();
+    relation_attention(&x.proj, &x.pos, &x.cells, &x.w_d, &layers, 0.1).unwrap()
+}
+
 /// Registers the nn benchmarks.
 pub fn bench_nn(c: &mut Criterion) {
+    let mut g = c.benchmark_group("nn_relation_attention");
+    g.sample_size(20);
+    for (name, q) in [
+        ("mnist_b16_k16_q16_12px", 16),
+        ("mnist_b16_k16_q64_6px", 64),
+    ] {
+        let x = relation_inputs(q);
+        g.bench_with_input(BenchmarkId::new("fused_fwd", name), &x, |bch, x| {
+            bch.iter(|| black_box(relation_fused(x)))
+        });
+        g.bench_with_input(BenchmarkId::new("composed_fwd", name), &x, |bch, x| {
+            bch.iter(|| black_box(relation_composed(x)))
+        });
+    }
+    g.finish();
     let mut g = c.benchmark_group("nn_sampler");
     g.sample_size(10);
     for sz in [MNIST, ATARI] {

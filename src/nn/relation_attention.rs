@@ -51,6 +51,15 @@ impl QueryBuffers {
     }
 }
 
+/// [`RelationAttentionOp`]'s parameters as its CPU kernel reads them
+/// ([`RelationAttentionOp::cpu_params`]).
+struct CpuParams {
+    /// `(h0, 2)` first-layer columns of the offset, row-major.
+    w_d: Vec<f64>,
+    /// Every later layer: weight transposed to `(in, out)`, row-major; bias `(out)`.
+    layers: Vec<(Vec<f64>, Vec<f64>)>,
+}
+
 #[derive(Debug, Clone)]
 struct RelationAttentionOp {
     k: usize,
@@ -73,12 +82,39 @@ impl RelationAttentionOp {
         Shape::from((b, self.q, self.out_dim()))
     }
 
+    /// The flat parameters (`w_d`, then every later layer's weight and bias) as the CPU kernel
+    /// reads them: in `f64`, each later weight transposed to `(in, out)` so that a layer's
+    /// outputs accumulate side by side (vectorisable) while each output still sums its terms in
+    /// input order, as the row-by-row dot product did.
+    fn cpu_params<T: candle_core::WithDType>(&self, params: &[T]) -> CpuParams {
+        let w0 = self.widths[0];
+        let w_d = params[..2 * w0].iter().map(|v| v.to_f64()).collect();
+        let mut off = 2 * w0;
+        let mut layers = Vec::with_capacity(self.n_layers());
+        for l in 1..=self.n_layers() {
+            let (win, wo) = (self.widths[l - 1], self.widths[l]);
+            let w = &params[off..off + wo * win];
+            let mut wt = vec![0.0; win * wo];
+            for j in 0..wo {
+                for i in 0..win {
+                    wt[i * wo + j] = w[j * win + i].to_f64();
+                }
+            }
+            let bias = params[off + wo * win..off + wo * win + wo]
+                .iter()
+                .map(|v| v.to_f64())
+                .collect();
+            layers.push((wt, bias));
+            off += wo * win + wo;
+        }
+        CpuParams { w_d, layers }
+    }
+
     /// Rows of one query, written into `out` (`out_dim` values).
     fn query_cpu<T: candle_core::WithDType>(
         &self,
-        proj: &[T],
-        geo: &[T],
-        params: &[T],
+        (proj, geo): (&[T], &[T]),
+        params: &CpuParams,
         bq: usize,
         out: &mut [T],
         bufs: &mut QueryBuffers,
@@ -104,23 +140,23 @@ impl RelationAttentionOp {
             let gk = norm * (-0.5 * z2).exp();
             let pk = &proj[(b * k_n + k) * w0..(b * k_n + k + 1) * w0];
             for j in 0..w0 {
-                let h =
-                    pk[j].to_f64() + params[2 * j].to_f64() * dy + params[2 * j + 1].to_f64() * dx;
+                let h = pk[j].to_f64() + params.w_d[2 * j] * dy + params.w_d[2 * j + 1] * dx;
                 cur[j] = if nl > 0 { h.max(0.0) } else { h };
             }
-            let mut off = 2 * w0;
-            for l in 1..=nl {
-                let (win, wo) = (self.widths[l - 1], self.widths[l]);
-                let (w, bias) = (&params[off..off + wo * win], &params[off + wo * win..]);
-                for j in 0..wo {
-                    let row = &w[j * win..(j + 1) * win];
-                    let mut s = bias[j].to_f64();
-                    for (wi, xi) in row.iter().zip(&cur[..win]) {
-                        s += wi.to_f64() * xi;
+            for (l, (wt, bias)) in params.layers.iter().enumerate() {
+                let (win, wo) = (self.widths[l], self.widths[l + 1]);
+                let nx = &mut next[..wo];
+                nx.copy_from_slice(bias);
+                for (i, &x) in cur[..win].iter().enumerate() {
+                    for (n, w) in nx.iter_mut().zip(&wt[i * wo..(i + 1) * wo]) {
+                        *n += w * x;
                     }
-                    next[j] = if l < nl { s.max(0.0) } else { s };
                 }
-                off += wo * win + wo;
+                if l + 1 < nl {
+                    for n in nx.iter_mut() {
+                        *n = n.max(0.0);
+                    }
+                }
                 std::mem::swap(&mut cur, &mut next);
             }
             for (a, v) in acc.iter_mut().zip(cur.iter()) {
@@ -138,13 +174,13 @@ impl RelationAttentionOp {
     ) -> Result<Vec<T>> {
         let proj = storage_slice::<T>(s[0].0, s[0].1)?;
         let geo = storage_slice::<T>(s[1].0, s[1].1)?;
-        let params = storage_slice::<T>(s[2].0, s[2].1)?;
+        let params = self.cpu_params(storage_slice::<T>(s[2].0, s[2].1)?);
         let b = s[0].1.dims()[0];
         let od = self.out_dim();
         let mut out = vec![T::zero(); b * self.q * od];
         out.par_chunks_mut(od).enumerate().for_each_init(
             || QueryBuffers::new(od, *self.widths.iter().max().unwrap_or(&0)),
-            |bufs, (bq, o)| self.query_cpu(proj, geo, params, bq, o, bufs),
+            |bufs, (bq, o)| self.query_cpu((proj, geo), &params, bq, o, bufs),
         );
         Ok(out)
     }
