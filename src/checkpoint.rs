@@ -615,13 +615,17 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
     })
 }
 
-/// Whether the checkpoint `dir` holds Adam's state: recorded in its `state.json` and present
-/// (a run brought back weights-only keeps the record but not the file; a packed model has
-/// neither).
+/// Whether the checkpoint `dir` holds Adam's state ([`holds_optimizer`]).
 pub(crate) fn has_optimizer(dir: &Path) -> bool {
     let dir = &readable_dir(dir);
-    dir.join(OPTIMIZER_FILE).is_file()
-        && read_state(dir).is_ok_and(|s| s.files.contains_key(OPTIMIZER_FILE))
+    read_state(dir).is_ok_and(|state| holds_optimizer(dir, &state))
+}
+
+/// Whether the checkpoint set in `dir` (already resolved, with its `state`) holds Adam's state:
+/// recorded in `state.json` and present (a run brought back weights-only keeps the record but
+/// not the file; a packed model has neither).
+fn holds_optimizer(dir: &Path, state: &StateJson) -> bool {
+    state.files.contains_key(OPTIMIZER_FILE) && dir.join(OPTIMIZER_FILE).is_file()
 }
 
 /// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
@@ -802,7 +806,7 @@ pub fn load_checkpoint(
     }
     if let Some(optimizer) = optimizer {
         let opt_path = dir.join(OPTIMIZER_FILE);
-        if !has_optimizer(dir) {
+        if !holds_optimizer(dir, &state) {
             return Err(ckpt_err(
                 &opt_path,
                 "missing or unrecorded: this checkpoint holds weights without Adam's state \

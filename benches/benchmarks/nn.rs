@@ -8,8 +8,7 @@ use std::hint::black_box;
 
 use candle_core::{DType, Device, Tensor, Var};
 use criterion::{BenchmarkId, Criterion};
-use silot::nn::kernel::gaussian_kernel_with_diffs;
-use silot::nn::relation_attention::{relation_attention, DenseLayer};
+use silot::nn::relation_attention::{relation_attention, relation_attention_reference, DenseLayer};
 use silot::nn::render::{render_sprites, render_sprites_reference, RenderMode};
 use silot::nn::sampler::{extract_glimpses, extract_glimpses_reference};
 use silot::rng::SeededRng;
@@ -195,21 +194,8 @@ fn relation_inputs(q: usize) -> Relation {
 
 /// The composed version: the `(B, Q, K, 64)` pair grid through the MLP, weighted and summed.
 fn relation_composed(x: &Relation) -> Tensor {
-    let (g, d) = gaussian_kernel_with_diffs(&x.cells, &x.pos, 0.1).unwrap();
-    let mut h = d
-        .broadcast_matmul(&x.w_d.t().unwrap())
-        .and_then(|t| t.broadcast_add(&x.proj.unsqueeze(1)?))
-        .unwrap();
-    for (w, b) in &x.layers {
-        h = h
-            .relu()
-            .and_then(|t| t.broadcast_matmul(&w.t()?))
-            .and_then(|t| t.broadcast_add(b))
-            .unwrap();
-    }
-    h.broadcast_mul(&g.unsqueeze(3).unwrap())
-        .and_then(|t| t.sum(2))
-        .unwrap()
+    let layers: Vec<DenseLayer> = x.layers.iter().map(|(w, b)| (w, b)).collect();
+    relation_attention_reference(&x.proj, &x.pos, &x.cells, &x.w_d, &layers, 0.1).unwrap()
 }
 
 fn relation_fused(x: &Relation) -> Tensor {

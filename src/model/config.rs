@@ -482,10 +482,7 @@ impl ModelConfig {
     /// Check every value; the error names the key, the value and the valid range.
     pub fn validate(&self) -> Result<()> {
         let c = self.discovery_cell;
-        if !crate::nn::backbone::CELL_STRIDES
-            .iter()
-            .any(|&(size, _)| size == c)
-        {
+        if crate::nn::backbone::strides_4x4(c).is_err() {
             return Err(bad(
                 "discovery_cell",
                 format!("{c} px is not a cell the backbone makes; use 12 (the reference) or 6"),

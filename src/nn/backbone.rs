@@ -31,8 +31,9 @@ pub fn grid_padding(len: usize, cell: usize) -> (usize, usize, usize) {
 /// 12 px (the reference's 3·2·2) and 6 px (3·2·1; the same weights and 31-px receptive field).
 pub const CELL_STRIDES: [(usize, [usize; 3]); 2] = [(12, [3, 2, 2]), (6, [3, 2, 1])];
 
-/// Strides of the three 4×4 convolutions for `cell`-px cells ([`CELL_STRIDES`]).
-fn strides_4x4(cell: usize) -> Result<[usize; 3]> {
+/// Strides of the three 4×4 convolutions for `cell`-px cells ([`CELL_STRIDES`]); an error for a
+/// cell the backbone does not make.
+pub fn strides_4x4(cell: usize) -> Result<[usize; 3]> {
     match CELL_STRIDES.iter().find(|(c, _)| *c == cell) {
         Some(&(_, s)) => Ok(s),
         None => candle_core::bail!("backbone cells are 12 or 6 px, not {cell}"),

@@ -307,6 +307,30 @@ pub fn relation_attention(
     proj.contiguous()?.apply_op3_no_bwd(&geo, &params, &op)
 }
 
+/// The composed version, straight from the definition: the `(B, Q, K, h0)` pair grid through
+/// the MLP, weighted by the kernel and summed over the objects, no pair skipped (what the fused
+/// op is tested and benchmarked against; training's `model::attention` composes the same).
+///
+/// # Shapes
+/// As [`relation_attention`].
+pub fn relation_attention_reference(
+    proj: &Tensor,
+    pos: &Tensor,
+    queries: &Tensor,
+    w_d: &Tensor,
+    layers: &[DenseLayer],
+    std: f64,
+) -> Result<Tensor> {
+    let (g, d) = super::kernel::gaussian_kernel_with_diffs(queries, pos, std)?;
+    let mut h = d
+        .broadcast_matmul(&w_d.t()?)?
+        .broadcast_add(&proj.unsqueeze(1)?)?; // (B, Q, K, h0)
+    for (w, b) in layers {
+        h = h.relu()?.broadcast_matmul(&w.t()?)?.broadcast_add(b)?;
+    }
+    h.broadcast_mul(&g.unsqueeze(3)?)?.sum(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,36 +343,6 @@ mod tests {
             .to_dtype(DType::F64)
             .unwrap()
             .affine(scale, 0.0)
-            .unwrap()
-    }
-
-    /// The composed sum over all pairs, straight from the definition.
-    fn composed(
-        proj: &Tensor,
-        pos: &Tensor,
-        queries: &Tensor,
-        w_d: &Tensor,
-        layers: &[DenseLayer],
-        std: f64,
-    ) -> Tensor {
-        let (g, d) = super::super::kernel::gaussian_kernel_with_diffs(queries, pos, std).unwrap();
-        let mut h = d
-            .broadcast_matmul(&w_d.t().unwrap())
-            .unwrap()
-            .broadcast_add(&proj.unsqueeze(1).unwrap())
-            .unwrap(); // (B, Q, K, h0)
-        for (w, b) in layers {
-            h = h
-                .relu()
-                .unwrap()
-                .broadcast_matmul(&w.t().unwrap())
-                .unwrap()
-                .broadcast_add(b)
-                .unwrap();
-        }
-        h.broadcast_mul(&g.unsqueeze(3).unwrap())
-            .unwrap()
-            .sum(2)
             .unwrap()
     }
 
@@ -387,7 +381,7 @@ mod tests {
         );
         let got = relation_attention(&proj, &pos, &queries, &w_d, &layers, std).unwrap();
         assert_eq!(got.dims(), &[b, q, out]);
-        let want = composed(&proj, &pos, &queries, &w_d, &layers, std);
+        let want = relation_attention_reference(&proj, &pos, &queries, &w_d, &layers, std).unwrap();
         let scale: f64 = want.abs().unwrap().max_all().unwrap().to_scalar().unwrap();
         assert!(scale > 1e-3, "degenerate fixture");
         assert!(max_abs_diff(&got, &want) < 1e-9 * scale.max(1.0));
