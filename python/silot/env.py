@@ -153,8 +153,9 @@ class SilotVectorEnv(VectorEnv):
     :class:`gymnasium.vector.VectorEnv` (see :func:`silot.make_vec`).
 
     With an encoder, the envs can be split into ``groups`` groups stepped and encoded in a
-    pipeline (``groups`` argument; default 2 on ``device="cuda"``, 1 on the CPU): within each
-    ``step``, one group's envs step on the CPU while the previous group's frames are encoded.
+    pipeline (``groups`` argument; default 2 for an Atari env on ``device="cuda"``, else 1):
+    within each ``step``, one group's envs step on the CPU while the previous group's frames are
+    encoded.
     Ids, rewards, terminations, truncations and autoresets are those of ``groups=1``; presence and
     boxes agree up to float rounding (the encoder runs on batches of ``num_envs / groups``).
 

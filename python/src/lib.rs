@@ -18,7 +18,8 @@ use silot::env::vector::{AutoresetMode, VectorEnv};
 use silot::env::{registry, Env as _, Frame, Info, ResetOptions, Space};
 use silot::model::{PresenceCarry, RunConfig, Silot};
 use silot::wrapper::{
-    GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricEnv, ObjectCentricVecEnv, ObjectEncoder,
+    default_group_count, GroupedObjectCentricVecEnv, ObjectBatch, ObjectCentricEnv,
+    ObjectCentricVecEnv, ObjectEncoder,
 };
 
 create_exception!(
@@ -684,11 +685,13 @@ fn parse_mode(mode: &str) -> PyResult<AutoresetMode> {
 }
 
 /// Groups of a vector env: `groups` if given (with an encoder, `1..=num_envs`; without, 1),
-/// else 2 with an encoder on a GPU and at least 2 envs (`silot observe`'s default), else 1.
+/// else with an encoder [`default_group_count`] (2 for an Atari env on a GPU with at least 2 envs,
+/// `silot observe`'s default), else 1.
 fn group_count(
     groups: Option<usize>,
     num_envs: usize,
     encoder: bool,
+    atari: bool,
     cuda: bool,
 ) -> PyResult<usize> {
     match groups {
@@ -700,11 +703,8 @@ fn group_count(
             "groups must be between 1 and num_envs ({num_envs}), got {g}"
         ))),
         Some(g) => Ok(g),
-        None => Ok(if encoder && cuda && num_envs >= 2 {
-            2
-        } else {
-            1
-        }),
+        None if encoder => Ok(default_group_count(atari, num_envs, cuda)),
+        None => Ok(1),
     }
 }
 
@@ -733,11 +733,17 @@ impl PyVecEnv {
         let carry = self::presence_carry(presence_carry)?;
         let mode = parse_mode(autoreset_mode)?;
         let dev = self::device(device)?;
-        let groups = group_count(groups, num_envs, encoder.is_some(), dev.is_cuda())?;
+        let spec = registry::load_spec(env_id).map_err(err)?;
+        let groups = group_count(
+            groups,
+            num_envs,
+            encoder.is_some(),
+            spec.is_atari(),
+            dev.is_cuda(),
+        )?;
         let threads = num_threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |c| c.get().min(num_envs.max(1)))
         });
-        let spec = registry::load_spec(env_id).map_err(err)?;
         let inner = py
             .detach(|| -> silot::Result<Many> {
                 let make = |_| registry::make_from_spec(&spec);

@@ -78,8 +78,9 @@ pub struct ObserveArgs {
     /// each with its own copy of the encoder, stepped and encoded in a pipeline: one group's
     /// envs step on the CPU while another group's frames are encoded (EnvPool's async idea).
     /// Same envs, seeds, actions and ids per env as one group (presence and boxes up to float
-    /// rounding of the model's kernels at batch envs/G). Default: 2 on a GPU (with at least 2
-    /// envs), 1 on the CPU (there the envs and the encoder share the cores).
+    /// rounding of the model's kernels at batch envs/G). Default: 2 for an Atari env on a GPU (with
+    /// at least 2 envs), else 1: a synthetic env steps ~30x faster than the encoder, leaving
+    /// nothing to hide but halving the encoder's batch, and on the CPU the two share the cores.
     #[arg(long)]
     pub groups: Option<usize>,
     /// Before the run, measure on the same envs and device: the bare vector env (no encoder),
@@ -256,10 +257,8 @@ pub fn run(a: ObserveArgs) -> anyhow::Result<()> {
     }
     let cfg = paper_protocol(crate::config::load_experiment(&a.env)?);
     let device = a.device.open()?;
-    let groups = a.groups.unwrap_or(if device.is_cuda() && a.envs >= 2 {
-        2
-    } else {
-        1
+    let groups = a.groups.unwrap_or_else(|| {
+        crate::wrapper::default_group_count(cfg.env.is_atari(), a.envs, device.is_cuda())
     });
     anyhow::ensure!(a.env_threads != Some(0), "--env-threads must be at least 1");
     let threads = a.env_threads.unwrap_or_else(|| env_threads(a.envs));

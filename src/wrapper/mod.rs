@@ -23,5 +23,5 @@ mod objects;
 
 pub use encoder::ObjectEncoder;
 pub use env::{ObjectCentricEnv, ObjectCentricVecEnv, ObjectStep};
-pub use grouped::GroupedObjectCentricVecEnv;
+pub use grouped::{default_group_count, GroupedObjectCentricVecEnv};
 pub use objects::{Object, ObjectBatch, FIXED_FEATURES};
