@@ -86,8 +86,7 @@ def make_vec(
     (``silot observe --groups``). Default: 2 for an Atari env on ``device="cuda"`` (with at
     least 2 envs), else 1: a synthetic env steps ~30x faster than the encoder, so the pipeline
     would only halve the encoder's batch, and on the CPU the envs and the encoder share the
-    cores. Same ids, rewards, flags and
-    autoresets as ``groups=1``."""
+    cores. Same ids, rewards, flags and autoresets as ``groups=1``."""
     return SilotVectorEnv(
         env_id,
         num_envs,

@@ -155,9 +155,9 @@ class SilotVectorEnv(VectorEnv):
     With an encoder, the envs can be split into ``groups`` groups stepped and encoded in a
     pipeline (``groups`` argument; default 2 for an Atari env on ``device="cuda"``, else 1):
     within each ``step``, one group's envs step on the CPU while the previous group's frames are
-    encoded.
-    Ids, rewards, terminations, truncations and autoresets are those of ``groups=1``; presence and
-    boxes agree up to float rounding (the encoder runs on batches of ``num_envs / groups``).
+    encoded. Ids, rewards, terminations, truncations and autoresets are those of ``groups=1``;
+    presence and boxes agree up to float rounding (the encoder runs on batches of
+    ``num_envs / groups``).
 
     Env ``i`` is seeded with ``seed + i``. ``metadata["autoreset_mode"]`` says how an ended
     env restarts: ``NEXT_STEP`` (default: the next ``step`` resets it and ignores its action)
