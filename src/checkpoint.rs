@@ -615,12 +615,6 @@ pub fn read_meta(dir: &Path) -> Result<CheckpointMeta> {
     })
 }
 
-/// Whether the checkpoint `dir` holds Adam's state ([`holds_optimizer`]).
-pub(crate) fn has_optimizer(dir: &Path) -> bool {
-    let dir = &readable_dir(dir);
-    read_state(dir).is_ok_and(|state| holds_optimizer(dir, &state))
-}
-
 /// Whether the checkpoint set in `dir` (already resolved, with its `state`) holds Adam's state:
 /// recorded in `state.json` and present (a run brought back weights-only keeps the record but
 /// not the file; a packed model has neither).
@@ -628,10 +622,15 @@ fn holds_optimizer(dir: &Path, state: &StateJson) -> bool {
     state.files.contains_key(OPTIMIZER_FILE) && dir.join(OPTIMIZER_FILE).is_file()
 }
 
-/// `dir`'s `optimizer.safetensors` as saved (integrity-checked).
-pub(crate) fn read_optimizer(dir: &Path) -> Result<Vec<u8>> {
+/// `dir`'s `optimizer.safetensors` as saved (integrity-checked), or `None` when the checkpoint
+/// holds no Adam state ([`holds_optimizer`]).
+pub(crate) fn read_optimizer(dir: &Path) -> Result<Option<Vec<u8>>> {
     let dir = &readable_dir(dir);
-    read_checked(dir, &read_state(dir)?, OPTIMIZER_FILE)
+    let state = read_state(dir)?;
+    if !holds_optimizer(dir, &state) {
+        return Ok(None);
+    }
+    read_checked(dir, &state, OPTIMIZER_FILE).map(Some)
 }
 
 /// `dir`'s `state.json`, of a known format.

@@ -12,9 +12,8 @@ use candle_core::{DType, Tensor};
 use serde::Serialize;
 
 use crate::checkpoint::{
-    ckpt_err, has_optimizer, read_files, read_optimizer, same_model_section, serialize,
-    write_files, CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, TRAINING_ONLY_MODEL_KEYS,
-    WEIGHTS_FILE,
+    ckpt_err, read_files, read_optimizer, same_model_section, serialize, write_files,
+    CheckpointFiles, CONFIG_FILE, OPTIMIZER_FILE, TRAINING_ONLY_MODEL_KEYS, WEIGHTS_FILE,
 };
 use crate::error::{Error, Result};
 
@@ -115,9 +114,10 @@ pub fn average_checkpoints(dirs: &[PathBuf], out: &Path) -> Result<Averaged> {
         (WEIGHTS_FILE, serialize(&mean)?),
         (CONFIG_FILE, last.config_toml.clone().into_bytes()),
     ];
-    let with_optimizer = has_optimizer(last_dir);
-    if with_optimizer {
-        files.push((OPTIMIZER_FILE, read_optimizer(last_dir)?));
+    let optimizer = read_optimizer(last_dir)?;
+    let with_optimizer = optimizer.is_some();
+    if let Some(bytes) = optimizer {
+        files.push((OPTIMIZER_FILE, bytes));
     }
     write_files(out, &files, last.step, extra, last.env.as_ref())?;
     Ok(Averaged {
