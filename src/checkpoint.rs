@@ -687,9 +687,14 @@ pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
 
 /// `[model]` keys that only change how training runs the model, not its parameters or its
 /// evaluation: a run may branch from (or average with) a checkpoint that differs in these. The
-/// static `priors` enter only the loss's KL terms.
-pub const TRAINING_ONLY_MODEL_KEYS: &[&str] =
-    &["discovery_dropout", "kl_pres_weight_gradient", "priors"];
+/// static `priors` enter only the loss's KL terms; `obj_concrete_temp` only how presence is
+/// sampled (inference with latent means, `eval_noisy = false`, does not sample it).
+pub const TRAINING_ONLY_MODEL_KEYS: &[&str] = &[
+    "discovery_dropout",
+    "kl_pres_weight_gradient",
+    "priors",
+    "obj_concrete_temp",
+];
 
 /// `[model]` keys of the frame's geometry, which shape no parameter (the backbone is
 /// convolutional, the discovery grid follows the frame, every slot shares the same networks):

@@ -637,6 +637,7 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     changed.model.discovery_dropout = 0.8;
     changed.model.kl_pres_weight_gradient = silot::model::config::PresWeightGradient::DISCOVERY;
     changed.model.priors.hw.std = 0.25;
+    changed.model.obj_concrete_temp = 0.5;
     // So may the number of slots (the frame size likewise: no parameter depends on either).
     changed.model.n_objects = cfg.model.n_objects + 2;
     changed.model.n_objects_eval = Some(cfg.model.n_objects + 5);
@@ -665,9 +666,12 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     let saved = std::fs::read_to_string(branch.join("config.toml")).unwrap();
     assert_eq!(saved, changed.to_toml().unwrap());
 
-    // Another model: refused, naming the difference, before a run directory is made.
+    // Another model: refused, naming the difference, before a run directory is made (the
+    // presence logit's temperature `obj_temp` scales what the weights give, unlike the
+    // concrete temperature above).
     let mut other = changed.clone();
     other.model.n_hidden += 1;
+    other.model.obj_temp = 2.0;
     let fresh = root.path().join("other");
     let err = train::run(
         &other,
@@ -681,7 +685,9 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
     .unwrap_err()
     .to_string();
     assert!(
-        err.contains("another model") && err.contains("model.n_hidden"),
+        err.contains("another model")
+            && err.contains("model.n_hidden")
+            && err.contains("model.obj_temp"),
         "{err}"
     );
     assert!(!fresh.exists());
