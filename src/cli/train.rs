@@ -60,8 +60,8 @@ pub struct TrainArgs {
     /// Start this run from another run's checkpoint directory (its parameters, Adam state and
     /// progress) under this command's config, whose [model] must be the same (apart from the
     /// training-only `discovery_dropout`, `kl_pres_weight_gradient`, `priors` and
-    /// `obj_concrete_temp`, and the frame's
-    /// `image_size`, `n_objects`, `n_objects_eval` and `discovery_cell`): to try a change of
+    /// `obj_concrete_temp`, and the frame's `image_size`, `n_objects`, `n_objects_eval` and
+    /// `discovery_cell`): to try a change of
     /// [train] (batch size, learning rate, stages, crops or full frames) or of the discovery grid
     /// from a point of an earlier run.
     /// Ignored once the run directory holds its own checkpoint, so the same command resumes.

@@ -379,10 +379,11 @@ pub struct ModelConfig {
     pub obj_temp: f64,
     /// Concrete (logistic noise) temperature of the presence samples in training,
     /// `σ((λ + noise) / τ)`. Default 1.0, the reference's. Below 1 the samples sit nearer 0 and
-    /// 1 (the chance of one above 0.5 stays `σ(λ)`), so a box cannot stand half in the frame as
-    /// an opacity, which inference's latent means thresholded at 0.5 do not allow either: 0.5
-    /// on Scattered Shapes missed 15–25 % fewer shapes than the same steps at 1
-    /// (benches/results/synthetic_shapes.md, session 59). Unused at inference with latent means.
+    /// 1 (the chance of one above 0.5 stays `σ(λ)`), so a box less often renders part of its
+    /// sprite, presence as an opacity, which inference (latent means, threshold 0.5) never does:
+    /// 0.5 on Scattered Shapes missed 15–25 % fewer shapes than the same steps at 1
+    /// (benches/results/synthetic_shapes.md, session 59). Unused at inference with latent means
+    /// (`eval_noisy = false`).
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
