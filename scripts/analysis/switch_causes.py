@@ -24,7 +24,10 @@ pile objects up, whatever the tracker (a ConnComp report serves). With --cell PX
 cell, 12 px), whether an object's box centre shares its PX x PX grid cell with another object's
 (`same_cell`): discovery proposes one object per cell per frame; and the miss rate of objects
 whose nearest neighbour's centre is under PX away, by that distance and by whether a neighbour
-that close shares the cell (at one distance, what the cell adds).
+that close shares the cell (at one distance, what the cell adds). A false positive is a present
+prediction left unmatched at a frame; each is described by a matched prediction under it at IoU
+>= 0.5 (`duplicate`), a missed ground-truth object under it at IoU >= 0.1 (`on_missed`: found,
+boxed too loosely or off) and no ground-truth object within IoU 0.1 (`nothing`: spurious).
 """
 import argparse
 import collections
@@ -160,6 +163,16 @@ def main():
                         n["new_born_on_old_box"] += (
                             born[match[g]] == f["t"] and iou(box_old, preds[match[g]]) >= 0.1
                         )
+            matched = set(match.values())
+            missed = [box for g, box in gts.items() if g not in match]
+            for pid, p in preds.items():
+                if pid in matched:
+                    continue
+                n["false_positives"] += 1
+                n["fp_duplicate"] += any(iou(p, preds[q]) >= 0.5 for q in matched)
+                n["fp_on_missed"] += any(iou(p, box) >= 0.1 for box in missed)
+                best = max((iou(p, box) for box in gts.values()), default=0.0)
+                n["fp_nothing"] += best < 0.1
             last.update(match)
             for pid, p in preds.items():
                 seen[pid] = (f["t"], p)
@@ -189,6 +202,10 @@ def main():
         if k == "miss_same_cell" and not a.cell:
             continue
         print(f"  {k[5:]}: {n[k]} ({n[k] / max(m, 1):.3f} of misses)")
+    fp = n["false_positives"]
+    print(f"{fp} false positives (the report: {rep.get('num_false_positives')})")
+    for k in ["fp_duplicate", "fp_on_missed", "fp_nothing"]:
+        print(f"  {k[3:]}: {n[k]} ({n[k] / max(fp, 1):.3f} of false positives)")
     if a.cell:
         q = a.cell / 4
         print(f"miss rate by the nearest other centre's distance (under {a.cell:g} px), "
