@@ -382,7 +382,9 @@ pub struct ModelConfig {
     /// 1 (the chance of one above 0.5 stays `σ(λ)`), so a box less often renders part of its
     /// sprite, presence as an opacity, which inference (latent means, threshold 0.5) never does:
     /// 0.5 on Scattered Shapes missed 15–25 % fewer shapes than the same steps at 1
-    /// (benches/results/synthetic_shapes.md, session 59). Unused at inference with latent means
+    /// (benches/results/synthetic_shapes.md, session 59), but on Scattered MNIST, whose digits
+    /// pile up, it scored 0.10–0.13 stream MOTA under them, with 1.8–2× the false positives
+    /// (synthetic_mnist.md, session 60): an env's choice. Unused at inference with latent means
     /// (`eval_noisy = false`).
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
