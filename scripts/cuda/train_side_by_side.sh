@@ -23,7 +23,9 @@
 # KEEP_EVERY=N passes `--keep-every N` (full checkpoints under /tmp/r/NAME/kept/). Those this
 #   call wrote come back as $OUT/NAME-kept-STEP.tar.xz (weights, config, state; no Adam), newest
 #   first, while $OUT stays under OUT_BUDGET_MB (default 60: the device returns ~64 MB a call and
-#   drops the rest, the runs' own parts included, which come first); the others stay on the device.
+#   drops the rest, the runs' own parts included, which come first) and OUT_MAX_FILES files
+#   (default 8, the device's limit; the runs' logs come back together as $OUT/logs.tar); the
+#   others stay on the device.
 #   Unpack one with `tar -C DIR -xJf NAME-kept-STEP.tar.xz` (DIR/NAME/kept/step-STEP).
 # WEIGHTS_ONLY="NAME ..." brings those runs back without Adam's state (a run
 #   brought back so resumes with Adam afresh). The whole tree plus carry must stay under the device's
@@ -36,7 +38,7 @@ RESTORE_DIR=${RESTORE_DIR:-runs/back}
 OUT=${OUT:?set by the device machine}
 bash ship/run.sh true
 export PATH=/tmp/silot-ship/bin:$PATH
-mkdir -p /tmp/r "$OUT/logs"
+mkdir -p /tmp/r
 t0=$(date +%s)
 touch /tmp/r/.call-start # kept checkpoints newer than this are this call's
 pids=""
@@ -84,7 +86,6 @@ done
 wait $pids
 for spec in "$@"; do
   IFS== read -r name _ <<<"$spec"
-  [ -f "/tmp/r/$name.log" ] && cp "/tmp/r/$name.log" "$OUT/logs/"
   [ -d "/tmp/r/$name/checkpoint" ] || { echo "$name: no checkpoint"; continue; }
   files="$name/config.toml $name/metrics.jsonl $name/checkpoint"
   if [[ " ${WEIGHTS_ONLY:-} " == *" $name "* ]]; then
@@ -95,11 +96,17 @@ for spec in "$@"; do
   tar -C /tmp/r -cf - $files | xz -T0 -3 | split -b 15M - "$OUT/$name.tar.xz."
   tail -n 2 "/tmp/r/$name.log"
 done
+# Every run's log in one file ($OUT/logs.tar): the device returns at most OUT_MAX_FILES files.
+(cd /tmp/r && ls -- *.log >/dev/null 2>&1 && tar -cf "$OUT/logs.tar" -- *.log)
 # This call's kept checkpoints, newest first across runs, while the budget lasts.
 budget=$((${OUT_BUDGET_MB:-60} * 1024 * 1024))
+max_files=${OUT_MAX_FILES:-8}
 find /tmp/r -mindepth 3 -maxdepth 3 -path '/tmp/r/*/kept/step-*' -type d -newer /tmp/r/.call-start \
   -printf '%f %P\n' 2>/dev/null | sort -r | while read -r step rel; do
   name=${rel%%/*} && out="$OUT/$name-kept-${step#step-}.tar.xz"
+  if [ "$(find "$OUT" -type f | wc -l)" -ge "$max_files" ]; then
+    echo "$rel: not brought back (OUT_MAX_FILES $max_files); left on the device" && continue
+  fi
   parts=()
   for f in weights.safetensors config.toml state.json; do
     [ -f "/tmp/r/$rel/$f" ] && parts+=("$rel/$f")
