@@ -16,7 +16,9 @@
 //! pixels and channels, in nats (the Bernoulli loss above its floor). The last line gives what an
 //! object costs the KL terms: the clips' KL terms (static, learned prior, count prior) over the
 //! objects' summed presence. An object the model neither boxes nor draws, whose reconstruction
-//! cost is below that price, is one the ELBO itself prefers to leave out.
+//! cost is below that price, is one the ELBO itself prefers to leave out. Each class's row is
+//! followed by the same figures for the objects found and for those missed: a missed object whose
+//! ink the reconstruction draws anyway is explained by another object's sprite.
 
 use candle_core::{Device, Tensor};
 use clap::Parser;
@@ -55,6 +57,30 @@ struct ClassSums {
     ink: f64,
     residual: f64,
     excess_nats: f64,
+}
+
+impl ClassSums {
+    fn add(&mut self, found: bool, best_iou: f64, (ink, residual, excess): (f64, f64, f64)) {
+        self.objects += 1;
+        self.found += usize::from(found);
+        self.best_iou += best_iou;
+        self.ink += ink;
+        self.residual += residual;
+        self.excess_nats += excess;
+    }
+
+    /// One table row: `label | objects | found | mean best IoU | ink drawn | cost`.
+    fn row(&self, label: &str) -> String {
+        let n = self.objects as f64;
+        format!(
+            "{label} | {} | {:.3} | {:.3} | {:.3} | {:.1}",
+            self.objects,
+            self.found as f64 / n,
+            self.best_iou / n,
+            1.0 - self.residual / self.ink.max(1e-9),
+            self.excess_nats / n
+        )
+    }
 }
 
 fn class_of(area: f32) -> usize {
@@ -116,7 +142,8 @@ fn main() -> anyhow::Result<()> {
     let k = trained.cfg.model.eval_objects();
     let anchor = trained.cfg.model.anchor;
     let (mut kl_nats, mut total_pres) = (0.0, 0.0);
-    let mut sums: Vec<ClassSums> = (0..=CLASS_BOUNDS.len())
+    // Per size class: all objects, then those found and those missed.
+    let mut sums: Vec<[ClassSums; 3]> = (0..=CLASS_BOUNDS.len())
         .map(|_| Default::default())
         .collect();
     for (i, clip) in eval_clips(&cfg, args.clips, args.seed)?.iter().enumerate() {
@@ -142,13 +169,11 @@ fn main() -> anyhow::Result<()> {
                         .filter(move |(_, &p)| p > min)
                         .map(|(b, _)| iou(g, b))
                 };
-                s.objects += 1;
-                s.found += usize::from(scored(0.5).any(|v| v >= 0.5));
-                s.best_iou += scored(0.05).fold(0.0, f64::max);
-                let (ink, residual, excess) = ink_and_residual(frame, &recon, g);
-                s.ink += ink;
-                s.residual += residual;
-                s.excess_nats += excess;
+                let found = scored(0.5).any(|v| v >= 0.5);
+                let best_iou = scored(0.05).fold(0.0, f64::max);
+                let drawn = ink_and_residual(frame, &recon, g);
+                s[0].add(found, best_iou, drawn);
+                s[if found { 1 } else { 2 }].add(found, best_iou, drawn);
             }
             total_pres += pres.iter().map(|&p| f64::from(p)).sum::<f64>();
         }
@@ -163,20 +188,17 @@ fn main() -> anyhow::Result<()> {
     println!(
         "box area (px²) | objects | found | mean best IoU | ink drawn | reconstruction cost (nats)"
     );
-    for (c, s) in sums.iter().enumerate().filter(|(_, s)| s.objects > 0) {
+    for (c, [all, found, missed]) in sums.iter().enumerate().filter(|(_, s)| s[0].objects > 0) {
         let lo = if c == 0 { 0.0 } else { CLASS_BOUNDS[c - 1] };
         let range = CLASS_BOUNDS
             .get(c)
             .map_or(format!("≥ {lo}"), |hi| format!("{lo}–{hi}"));
-        let n = s.objects as f64;
-        println!(
-            "{range} | {} | {:.3} | {:.3} | {:.3} | {:.1}",
-            s.objects,
-            s.found as f64 / n,
-            s.best_iou / n,
-            1.0 - s.residual / s.ink.max(1e-9),
-            s.excess_nats / n
-        );
+        println!("{}", all.row(&range));
+        for (part, label) in [(found, "found"), (missed, "missed")] {
+            if part.objects > 0 {
+                println!("{}", part.row(&format!("{range}, {label}")));
+            }
+        }
     }
     println!(
         "KL terms per object: {:.1} nats ({:.0} nats over a summed presence of {:.0})",
