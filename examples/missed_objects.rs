@@ -49,7 +49,7 @@ struct Args {
 const CLASS_BOUNDS: [f32; 3] = [30.0, 100.0, 400.0];
 
 /// Sums over the objects of one size class.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct ClassSums {
     objects: usize,
     found: usize,
@@ -67,6 +67,18 @@ impl ClassSums {
         self.ink += ink;
         self.residual += residual;
         self.excess_nats += excess;
+    }
+
+    /// The sums of both sets of objects.
+    fn plus(self, o: Self) -> Self {
+        Self {
+            objects: self.objects + o.objects,
+            found: self.found + o.found,
+            best_iou: self.best_iou + o.best_iou,
+            ink: self.ink + o.ink,
+            residual: self.residual + o.residual,
+            excess_nats: self.excess_nats + o.excess_nats,
+        }
     }
 
     /// One table row: `label | objects | found | mean best IoU | ink drawn | cost`.
@@ -142,8 +154,8 @@ fn main() -> anyhow::Result<()> {
     let k = trained.cfg.model.eval_objects();
     let anchor = trained.cfg.model.anchor;
     let (mut kl_nats, mut total_pres) = (0.0, 0.0);
-    // Per size class: all objects, then those found and those missed.
-    let mut sums: Vec<[ClassSums; 3]> = (0..=CLASS_BOUNDS.len())
+    // Per size class: the objects missed, then those found.
+    let mut sums: Vec<[ClassSums; 2]> = (0..=CLASS_BOUNDS.len())
         .map(|_| Default::default())
         .collect();
     for (i, clip) in eval_clips(&cfg, args.clips, args.seed)?.iter().enumerate() {
@@ -172,8 +184,7 @@ fn main() -> anyhow::Result<()> {
                 let found = scored(0.5).any(|v| v >= 0.5);
                 let best_iou = scored(0.05).fold(0.0, f64::max);
                 let drawn = ink_and_residual(frame, &recon, g);
-                s[0].add(found, best_iou, drawn);
-                s[if found { 1 } else { 2 }].add(found, best_iou, drawn);
+                s[usize::from(found)].add(found, best_iou, drawn);
             }
             total_pres += pres.iter().map(|&p| f64::from(p)).sum::<f64>();
         }
@@ -188,7 +199,11 @@ fn main() -> anyhow::Result<()> {
     println!(
         "box area (px²) | objects | found | mean best IoU | ink drawn | reconstruction cost (nats)"
     );
-    for (c, [all, found, missed]) in sums.iter().enumerate().filter(|(_, s)| s[0].objects > 0) {
+    for (c, &[missed, found]) in sums.iter().enumerate() {
+        let all = missed.plus(found);
+        if all.objects == 0 {
+            continue;
+        }
         let lo = if c == 0 { 0.0 } else { CLASS_BOUNDS[c - 1] };
         let range = CLASS_BOUNDS
             .get(c)

@@ -383,9 +383,9 @@ pub struct ModelConfig {
     /// sprite, presence as an opacity, which inference (latent means, threshold 0.5) never does:
     /// 0.5 on Scattered Shapes missed 15–25 % fewer shapes than the same steps at 1
     /// (benches/results/synthetic_shapes.md, session 59), but on Scattered MNIST, whose digits
-    /// pile up, it scored 0.10–0.13 stream MOTA under them, with 1.8–2× the false positives
-    /// (synthetic_mnist.md, session 60): an env's choice. Unused at inference with latent means
-    /// (`eval_noisy = false`).
+    /// pile up, it scored 0.10–0.13 stream MOTA under the same steps at 1, with 1.8–2× the
+    /// false positives (synthetic_mnist.md, session 60): an env's choice. Unused at inference
+    /// with latent means (`eval_noisy = false`).
     pub obj_concrete_temp: f64,
     /// Discovery dropout probability `p_dd` (training, `t > 0`). Default 0.5.
     pub discovery_dropout: f64,
