@@ -793,7 +793,10 @@ pub struct TrainConfig {
     /// training loss `reconstruction + β·KL`; the logged terms and totals stay unweighted.
     /// Default 1 (the reference's ELBO). Not in the reference: below 1 an object is cheaper
     /// against the pixels it explains, e.g. objects of a few pixels that the ELBO leaves out
-    /// (`examples/missed_objects.rs`, docs/streams.md). Not written to saved configs when 1.
+    /// (`examples/missed_objects.rs`, docs/streams.md). Tried at 0.5: on Space Invaders it
+    /// boxed no bomb and tripled the duplicates; on Scattered MNIST it boxed more piled digits
+    /// and doubled the duplicates, MOTA no higher (docs/training.md). Not written to saved
+    /// configs when 1.
     #[serde(skip_serializing_if = "is_one")]
     pub kl_beta: f64,
 }
