@@ -673,17 +673,42 @@ fn read_config(dir: &Path, state: &StateJson) -> Result<(PathBuf, String)> {
 /// shapes are checked again on loading).
 ///
 /// Besides [`TRAINING_ONLY_MODEL_KEYS`], the keys of [`FRAME_GEOMETRY_MODEL_KEYS`] may differ: a
-/// run may go on from an encoder trained on crops to the full frames it is used on.
-pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<()> {
+/// run may go on from an encoder trained on crops to the full frames it is used on. So may
+/// `independent_prop` from true to false, which adds propagation's object interaction: the
+/// returned prefixes name the variables the branch adds ([`OBJECT_INTERACTION_PREFIX`]), which
+/// [`load_checkpoint_adding`] leaves at their initialisation.
+pub fn check_same_model(dir: &Path, expected_config_toml: &str) -> Result<Vec<&'static str>> {
     let dir = &readable_dir(dir);
     let (path, saved) = read_config(dir, &read_state(dir)?)?;
-    let ignored: Vec<&str> = TRAINING_ONLY_MODEL_KEYS
+    let mut ignored: Vec<&str> = TRAINING_ONLY_MODEL_KEYS
         .iter()
         .chain(FRAME_GEOMETRY_MODEL_KEYS)
         .copied()
         .collect();
-    same_model_section(&path, &saved, expected_config_toml, &ignored)
+    let independent = |text: &str| {
+        text.parse::<toml::Value>()
+            .ok()?
+            .get("model")?
+            .get("independent_prop")?
+            .as_bool()
+    };
+    let adds_interaction =
+        independent(&saved) == Some(true) && independent(expected_config_toml) == Some(false);
+    if adds_interaction {
+        ignored.push("independent_prop");
+    }
+    same_model_section(&path, &saved, expected_config_toml, &ignored)?;
+    Ok(if adds_interaction {
+        vec![OBJECT_INTERACTION_PREFIX]
+    } else {
+        Vec::new()
+    })
 }
+
+/// Name prefix of the variables of propagation's object interaction, the relation MLP that
+/// `independent_prop = false` adds (the reference's Shapes model; MNIST and Atari propagate each
+/// object alone). A run may branch from an independent checkpoint onto it ([`check_same_model`]).
+pub const OBJECT_INTERACTION_PREFIX: &str = "prop_attention.rel.";
 
 /// `[model]` keys that only change how training runs the model, not its parameters or its
 /// evaluation: a run may branch from (or average with) a checkpoint that differs in these. The
@@ -760,6 +785,20 @@ pub fn load_checkpoint(
     optimizer: Option<&mut dyn OptimizerState>,
     expected_config_toml: Option<&str>,
 ) -> Result<CheckpointMeta> {
+    load_checkpoint_adding(dir, varmap, optimizer, expected_config_toml, &[]).map(|(meta, _)| meta)
+}
+
+/// [`load_checkpoint`], except that model variables the checkpoint lacks whose names start with
+/// one of `added` keep their values in `varmap` (their initialisation: networks a branch adds,
+/// [`check_same_model`]); returns their names, sorted. Every other variable must match as there.
+/// Adam's state holds no moments for added variables: with any, `optimizer` must be `None`.
+pub fn load_checkpoint_adding(
+    dir: &Path,
+    varmap: &VarMap,
+    optimizer: Option<&mut dyn OptimizerState>,
+    expected_config_toml: Option<&str>,
+    added: &[&str],
+) -> Result<(CheckpointMeta, Vec<String>)> {
     let dir = &readable_dir(dir);
     let state = read_state(dir)?;
     let (config_path, config_toml) = read_config(dir, &state)?;
@@ -770,8 +809,10 @@ pub fn load_checkpoint(
     let saved = deserialize(&weights_path, &read_checked(dir, &state, WEIGHTS_FILE)?)?;
     let vars = sorted_vars(varmap)?;
     let mut problems = Vec::new();
+    let mut kept = Vec::new();
     for (name, var) in &vars {
         match saved.get(name) {
+            None if added.iter().any(|p| name.starts_with(p)) => kept.push(name.clone()),
             None => problems.push(format!(
                 "model variable `{name}` {:?} is missing",
                 var.dims()
@@ -805,8 +846,20 @@ pub fn load_checkpoint(
     }
     let mut converted = Vec::with_capacity(vars.len());
     for (name, var) in &vars {
-        let t = saved[name].to_dtype(var.dtype())?.to_device(var.device())?;
-        converted.push((var, t));
+        if let Some(t) = saved.get(name) {
+            converted.push((var, t.to_dtype(var.dtype())?.to_device(var.device())?));
+        }
+    }
+    if optimizer.is_some() && !kept.is_empty() {
+        return Err(ckpt_err(
+            &weights_path,
+            format!(
+                "the model adds {} variable(s) the checkpoint lacks (`{}`, ...), for which its \
+                 Adam state holds no moments: start with `--reset-optimizer` (Adam afresh)",
+                kept.len(),
+                kept[0]
+            ),
+        ));
     }
     if let Some(optimizer) = optimizer {
         let opt_path = dir.join(OPTIMIZER_FILE);
@@ -826,12 +879,13 @@ pub fn load_checkpoint(
     for (var, t) in converted {
         var.set(&t)?;
     }
-    Ok(CheckpointMeta {
+    let meta = CheckpointMeta {
         step: state.step,
         extra: state.extra,
         config_toml,
         env: state.env,
-    })
+    };
+    Ok((meta, kept))
 }
 
 #[cfg(test)]
@@ -942,6 +996,70 @@ mod tests {
                 assert!(msg.contains(needle), "`{msg}` lacks `{needle}`")
             }
             other => panic!("expected a checkpoint error with `{needle}`, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn added_variables_keep_their_initialisation_and_nothing_else_is_excused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (saved_vm, _) = saved(dir.path());
+        // The model of the checkpoint plus one network, `extra`, the checkpoint lacks.
+        let with_extra = |seed| {
+            let (vm, _) = model(seed, false, false);
+            let vb = crate::rng::seeded_var_builder(&vm, seed + 100, DType::F32, &Device::Cpu);
+            crate::nn::mlp::Mlp::new(vb.pp("extra"), 2, &[3], 1).unwrap();
+            vm
+        };
+        let vm = with_extra(4);
+        let init: Vec<_> = values(&vm)
+            .into_iter()
+            .filter(|(n, _)| n.starts_with("extra."))
+            .collect();
+        assert_eq!(init.len(), 4);
+        // Not named as added: refused, naming the variable, and nothing changes.
+        let before = values(&vm);
+        expect_err(
+            load_checkpoint(dir.path(), &vm, None, None),
+            "`extra.layer0.weight`",
+        );
+        assert_eq!(values(&vm), before);
+        // With Adam's state: refused (it holds no moments for `extra`), nothing changes.
+        let vars = sorted_vars(&vm).unwrap();
+        let mut adam = Adam::new(vars, AdamConfig::default()).unwrap();
+        match load_checkpoint_adding(dir.path(), &vm, Some(&mut adam), None, &["extra."]) {
+            Err(Error::Checkpoint { msg, .. }) => {
+                assert!(msg.contains("--reset-optimizer"), "{msg}")
+            }
+            other => panic!("expected a checkpoint error, got {other:?}"),
+        }
+        assert_eq!(values(&vm), before);
+        // Named as added: the checkpoint's variables load, `extra` keeps its initialisation.
+        let (meta, kept) =
+            load_checkpoint_adding(dir.path(), &vm, None, None, &["extra."]).unwrap();
+        assert_eq!(meta.step, 7);
+        assert_eq!(
+            kept,
+            [
+                "extra.layer0.bias",
+                "extra.layer0.weight",
+                "extra.layer1.bias",
+                "extra.layer1.weight"
+            ]
+        );
+        let loaded = values(&vm);
+        for (name, v) in values(&saved_vm) {
+            assert_eq!(
+                loaded.iter().find(|(n, _)| *n == name).unwrap().1,
+                v,
+                "{name}"
+            );
+        }
+        for (name, v) in &init {
+            assert_eq!(
+                &loaded.iter().find(|(n, _)| n == name).unwrap().1,
+                v,
+                "{name}"
+            );
         }
     }
 

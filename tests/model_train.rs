@@ -694,6 +694,118 @@ fn branch_from_continues_another_run_under_a_changed_train_section() {
 }
 
 #[test]
+fn branch_onto_object_interaction_starts_as_the_independent_model() {
+    let mut cfg = smoke_cfg();
+    cfg.model.independent_prop = true;
+    cfg.train.checkpoint_every = 2;
+    let root = tempfile::tempdir().unwrap();
+    let trunk = root.path().join("trunk");
+    train::run(&cfg, &trunk, &mut Squares(0), cpu_opts(Some(2))).unwrap();
+    let mut joint = cfg.clone();
+    joint.model.independent_prop = false;
+    let opts = |steps, reset_optimizer| TrainOptions {
+        branch_from: Some(trunk.join("checkpoint")),
+        reset_optimizer,
+        ..cpu_opts(Some(steps))
+    };
+    // Adam's saved state holds no moments for the relation MLP: refused before a directory is made.
+    let kept_adam = root.path().join("kept_adam");
+    let err = train::run(&joint, &kept_adam, &mut Squares(0), opts(2, false))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("--reset-optimizer") && err.contains("independent_prop"),
+        "{err}"
+    );
+    assert!(!kept_adam.exists());
+    // No step to take: the trunk's variables as they were, the relation MLP fresh with its last
+    // layer at zero (its output, added to the object-wise one, is 0: the same model).
+    let branch = root.path().join("branch");
+    assert_eq!(
+        train::run(&joint, &branch, &mut Squares(0), opts(2, true))
+            .unwrap()
+            .steps,
+        2
+    );
+    let weights = |dir: &std::path::Path| {
+        candle_core::safetensors::load(dir.join("checkpoint/weights.safetensors"), &Device::Cpu)
+            .unwrap()
+    };
+    let values = |t: &Tensor| t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+    let (before, after) = (weights(&trunk), weights(&branch));
+    for (name, t) in &before {
+        assert_eq!(values(t), values(&after[name]), "{name}");
+    }
+    let mut added: Vec<_> = after.keys().filter(|n| !before.contains_key(*n)).collect();
+    added.sort();
+    assert!(!added.is_empty());
+    assert!(
+        added.iter().all(|n| n.starts_with("prop_attention.rel.")),
+        "{added:?}"
+    );
+    let last = added
+        .iter()
+        .filter(|n| n.contains(".rest."))
+        .max_by_key(|n| {
+            n.rsplit('.')
+                .nth(1)
+                .unwrap()
+                .trim_start_matches("layer")
+                .parse::<usize>()
+                .unwrap()
+        });
+    let last_layer = last.unwrap().rsplit_once('.').unwrap().0.to_string();
+    for name in &added {
+        let zero = values(&after[*name]).iter().all(|v| *v == 0.0);
+        if name.starts_with(&format!("{last_layer}.")) {
+            assert!(zero, "{name}");
+        } else if name.ends_with(".weight") {
+            assert!(!zero, "{name}: earlier layers keep their initialisation");
+        }
+    }
+    // Trained on, the relation MLP learns; the branch's saved config says interaction.
+    assert_eq!(
+        train::run(&joint, &branch, &mut Squares(0), opts(4, true))
+            .unwrap()
+            .steps,
+        4
+    );
+    let trained = weights(&branch);
+    assert!(values(&trained[&format!("{last_layer}.weight")])
+        .iter()
+        .any(|v| *v != 0.0));
+    let saved = std::fs::read_to_string(branch.join("config.toml")).unwrap();
+    assert!(saved.contains("independent_prop = false"), "{saved}");
+
+    // The other way (dropping the interaction the checkpoint holds) stays refused.
+    let other = root.path().join("other");
+    train::run(
+        &joint,
+        &root.path().join("joint"),
+        &mut Squares(0),
+        cpu_opts(Some(2)),
+    )
+    .unwrap();
+    let err = train::run(
+        &cfg,
+        &other,
+        &mut Squares(0),
+        TrainOptions {
+            branch_from: Some(root.path().join("joint/checkpoint")),
+            reset_optimizer: true,
+            ..cpu_opts(Some(2))
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("another model") && err.contains("model.independent_prop"),
+        "{err}"
+    );
+    assert!(!other.exists());
+}
+
+#[test]
 fn keep_every_keeps_full_checkpoints_of_those_steps() {
     let cfg = smoke_cfg();
     let dir = tempfile::tempdir().unwrap();

@@ -61,8 +61,10 @@ pub struct TrainArgs {
     /// progress) under this command's config, whose [model] must be the same (apart from the
     /// training-only `discovery_dropout`, `kl_pres_weight_gradient`, `priors` and
     /// `obj_concrete_temp`, and the frame's `image_size`, `n_objects`, `n_objects_eval` and
-    /// `discovery_cell`): to try a change of [train] (batch size, learning rate, stages, crops or
-    /// full frames) or of the discovery grid from a point of an earlier run.
+    /// `discovery_cell`, and `independent_prop` from true to false, with `--reset-optimizer`: object
+    /// interaction added, its relation MLP's last layer at zero): to try a change of [train]
+    /// (batch size, learning rate, stages, crops or full frames), of the discovery grid or of
+    /// propagation from a point of an earlier run.
     /// Ignored once the run directory holds its own checkpoint, so the same command resumes.
     #[arg(long, value_name = "CHECKPOINT_DIR")]
     pub branch_from: Option<PathBuf>,

@@ -313,6 +313,39 @@ mod tests {
     }
 
     #[test]
+    fn interaction_with_its_last_layer_at_zero_is_the_independent_model() {
+        // What a branch onto object interaction starts from (`Trainer::branch_from`).
+        let dev = Device::Cpu;
+        let vm = VarMap::new();
+        let vb = seeded_var_builder(&vm, 3, DType::F64, &dev);
+        let att = PropagationAttention::new(vb, 5, &[4, 4], 6, 0.3, false).unwrap();
+        let mut rng = SeededRng::new(4);
+        let feats = randn(&mut rng, &[2, 3, 5], 1.0); // (B, K, F)
+        let pos = randn(&mut rng, &[2, 3, 2], 0.3); // (B, K, 2)
+        let alone: Vec<f64> = mlp_nd(&att.obj, &feats)
+            .unwrap()
+            .flatten_all()
+            .unwrap()
+            .to_vec1()
+            .unwrap();
+        let joint = |att: &PropagationAttention| -> Vec<f64> {
+            let y = att.forward(&feats, &pos).unwrap();
+            y.flatten_all().unwrap().to_vec1().unwrap()
+        };
+        assert_ne!(
+            joint(&att),
+            alone,
+            "the interaction adds nothing to begin with"
+        );
+        for (name, var) in vm.data().lock().unwrap().iter() {
+            if name.starts_with("rel.rest.layer1.") {
+                var.set(&var.zeros_like().unwrap()).unwrap();
+            }
+        }
+        assert_eq!(joint(&att), alone);
+    }
+
+    #[test]
     fn discovery_attention_gradients_and_shape() {
         let dev = Device::Cpu;
         let vm = VarMap::new();

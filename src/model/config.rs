@@ -341,7 +341,9 @@ pub struct ModelConfig {
     pub alpha_logit_bias: f64,
     /// Spatial attention kernel std in anchor units. Default 0.1 (Shapes 0.15).
     pub attention_std: f64,
-    /// Propagation without object interaction (MNIST, Atari: true; Shapes: false).
+    /// Propagation without object interaction (MNIST, Atari: true; Shapes: false). A run may
+    /// branch from an independent checkpoint onto interaction (`--branch-from` with
+    /// `--reset-optimizer`): the relation MLP it adds starts with its last layer at zero.
     pub independent_prop: bool,
     /// Sample latents at evaluation (MNIST: true; Shapes, Atari: false).
     pub eval_noisy: bool,

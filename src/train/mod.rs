@@ -651,11 +651,23 @@ impl Trainer {
     /// patience). To try a change of `[train]` from a point of an earlier run. Without
     /// `with_optimizer` Adam starts afresh and `dir` needs no `optimizer.safetensors` (a
     /// weights-only checkpoint).
+    ///
+    /// From a checkpoint that propagates each object alone onto object interaction
+    /// (`independent_prop` true → false; Adam afresh): the relation MLP starts from its
+    /// initialisation with its last layer zeroed, so the branch starts as the model it came from.
     pub fn branch_from(&mut self, dir: &Path, with_optimizer: bool) -> Result<()> {
         let cfg = self.cfg.to_toml()?;
-        checkpoint::check_same_model(dir, &cfg)?;
+        let added = checkpoint::check_same_model(dir, &cfg)?;
         let adam = with_optimizer.then_some(&mut self.adam as &mut dyn checkpoint::OptimizerState);
-        let meta = checkpoint::load_checkpoint(dir, &self.varmap, adam, None)?;
+        let (meta, fresh) =
+            checkpoint::load_checkpoint_adding(dir, &self.varmap, adam, None, &added)?;
+        if !fresh.is_empty() {
+            zero_last_layer(&self.varmap, &fresh)?;
+            tracing::info!(
+                variables = fresh.len(),
+                "branching onto object interaction: the relation MLP starts with its last layer at zero"
+            );
+        }
         let mut progress = progress_of(dir, &meta)?;
         let t = &self.cfg.train;
         if progress.stage >= t.n_stages {
@@ -769,4 +781,31 @@ fn adam_config(lr: f64) -> AdamConfig {
         beta2: 0.999,
         eps: 1e-8,
     }
+}
+
+/// Zeroes the weight and bias of the last linear layer among `names` (the variables of one MLP:
+/// `…layerN.weight` / `…bias`, its hidden part under `…rest.`), so the MLP outputs 0 while its
+/// earlier layers keep their initialisation and still learn.
+fn zero_last_layer(varmap: &VarMap, names: &[String]) -> Result<()> {
+    let layer_key = |name: &str| {
+        let layer = name.rsplit_once('.').map_or(name, |(l, _)| l).to_string();
+        let index = layer
+            .rsplit_once("layer")
+            .and_then(|(_, i)| i.parse::<usize>().ok())
+            .unwrap_or(0);
+        (layer.contains(".rest."), index, layer)
+    };
+    let Some(last) = names.iter().map(|n| layer_key(n)).max() else {
+        return Ok(());
+    };
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| Error::Invalid("the variable map's lock is poisoned".into()))?;
+    for name in names.iter().filter(|n| layer_key(n) == last) {
+        if let Some(var) = data.get(name) {
+            var.set(&var.zeros_like()?)?;
+        }
+    }
+    Ok(())
 }

@@ -545,7 +545,15 @@ pub fn run_replica(
     let branch = match &opts.branch_from {
         Some(src) if !checkpoint::exists(&out_dir.join("checkpoint")) => {
             // Before the run directory is made.
-            checkpoint::check_same_model(src, &cfg.to_toml()?)?;
+            let added = checkpoint::check_same_model(src, &cfg.to_toml()?)?;
+            if !added.is_empty() && !opts.reset_optimizer {
+                return Err(Error::Invalid(format!(
+                    "{}: this config adds propagation's object interaction (`independent_prop = \
+                     false`, the checkpoint's is true), whose variables Adam's saved state does \
+                     not hold: pass --reset-optimizer (Adam afresh)",
+                    src.display()
+                )));
+            }
             Some(src.as_path())
         }
         _ => None,
