@@ -3,7 +3,7 @@
 //! its run directory.
 
 use candle_core::{DType, Device, Tensor};
-use silot::model::config::StageSteps;
+use silot::model::config::{RunConfig, StageSteps};
 use silot::model::StepCtx;
 use silot::train::{self, TrainOptions, Trainer};
 
@@ -703,30 +703,29 @@ fn branch_onto_object_interaction_starts_as_the_independent_model() {
     train::run(&cfg, &trunk, &mut Squares(0), cpu_opts(Some(2))).unwrap();
     let mut joint = cfg.clone();
     joint.model.independent_prop = false;
-    let opts = |steps, reset_optimizer| TrainOptions {
-        branch_from: Some(trunk.join("checkpoint")),
+    let opts = |from: &std::path::Path, steps, reset_optimizer| TrainOptions {
+        branch_from: Some(from.join("checkpoint")),
         reset_optimizer,
         ..cpu_opts(Some(steps))
     };
-    // Adam's saved state holds no moments for the relation MLP: refused before a directory is made.
-    let kept_adam = root.path().join("kept_adam");
-    let err = train::run(&joint, &kept_adam, &mut Squares(0), opts(2, false))
-        .unwrap_err()
-        .to_string();
+    // A refused branch names why and makes no run directory.
+    let refused = |cfg: &RunConfig, name: &str, opts: TrainOptions| {
+        let dir = root.path().join(name);
+        let err = train::run(cfg, &dir, &mut Squares(0), opts).unwrap_err();
+        assert!(!dir.exists(), "{name}");
+        err.to_string()
+    };
+    // Adam's saved state holds no moments for the relation MLP.
+    let err = refused(&joint, "kept_adam", opts(&trunk, 2, false));
     assert!(
         err.contains("--reset-optimizer") && err.contains("independent_prop"),
         "{err}"
     );
-    assert!(!kept_adam.exists());
     // No step to take: the trunk's variables as they were, the relation MLP fresh with its last
-    // layer at zero (its output, added to the object-wise one, is 0: the same model).
+    // layer (`rest.layerN`, after the hidden layers) at zero: it adds 0, the same model.
     let branch = root.path().join("branch");
-    assert_eq!(
-        train::run(&joint, &branch, &mut Squares(0), opts(2, true))
-            .unwrap()
-            .steps,
-        2
-    );
+    let run = |steps| train::run(&joint, &branch, &mut Squares(0), opts(&trunk, steps, true));
+    assert_eq!(run(2).unwrap().steps, 2);
     let weights = |dir: &std::path::Path| {
         candle_core::safetensors::load(dir.join("checkpoint/weights.safetensors"), &Device::Cpu)
             .unwrap()
@@ -736,73 +735,34 @@ fn branch_onto_object_interaction_starts_as_the_independent_model() {
     for (name, t) in &before {
         assert_eq!(values(t), values(&after[name]), "{name}");
     }
-    let mut added: Vec<_> = after.keys().filter(|n| !before.contains_key(*n)).collect();
-    added.sort();
-    assert!(!added.is_empty());
-    assert!(
-        added.iter().all(|n| n.starts_with("prop_attention.rel.")),
-        "{added:?}"
+    let last = format!(
+        "prop_attention.rel.rest.layer{}.",
+        cfg.model.attention_mlp.len() - 1
     );
-    let last = added
-        .iter()
-        .filter(|n| n.contains(".rest."))
-        .max_by_key(|n| {
-            n.rsplit('.')
-                .nth(1)
-                .unwrap()
-                .trim_start_matches("layer")
-                .parse::<usize>()
-                .unwrap()
-        });
-    let last_layer = last.unwrap().rsplit_once('.').unwrap().0.to_string();
-    for name in &added {
-        let zero = values(&after[*name]).iter().all(|v| *v == 0.0);
-        if name.starts_with(&format!("{last_layer}.")) {
+    let added: Vec<_> = after.keys().filter(|n| !before.contains_key(*n)).collect();
+    assert!(added.iter().any(|n| n.starts_with(&last)), "{added:?}");
+    for name in added {
+        assert!(name.starts_with("prop_attention.rel."), "{name}");
+        let zero = values(&after[name]).iter().all(|v| *v == 0.0);
+        if name.starts_with(&last) {
             assert!(zero, "{name}");
         } else if name.ends_with(".weight") {
             assert!(!zero, "{name}: earlier layers keep their initialisation");
         }
     }
-    // Trained on, the relation MLP learns; the branch's saved config says interaction.
-    assert_eq!(
-        train::run(&joint, &branch, &mut Squares(0), opts(4, true))
-            .unwrap()
-            .steps,
-        4
-    );
-    let trained = weights(&branch);
-    assert!(values(&trained[&format!("{last_layer}.weight")])
-        .iter()
-        .any(|v| *v != 0.0));
+    // Trained on, the last layer learns; the branch's saved config says interaction.
+    assert_eq!(run(4).unwrap().steps, 4);
+    let trained = values(&weights(&branch)[&format!("{last}weight")]);
+    assert!(trained.iter().any(|v| *v != 0.0));
     let saved = std::fs::read_to_string(branch.join("config.toml")).unwrap();
     assert!(saved.contains("independent_prop = false"), "{saved}");
 
     // The other way (dropping the interaction the checkpoint holds) stays refused.
-    let other = root.path().join("other");
-    train::run(
-        &joint,
-        &root.path().join("joint"),
-        &mut Squares(0),
-        cpu_opts(Some(2)),
-    )
-    .unwrap();
-    let err = train::run(
-        &cfg,
-        &other,
-        &mut Squares(0),
-        TrainOptions {
-            branch_from: Some(root.path().join("joint/checkpoint")),
-            reset_optimizer: true,
-            ..cpu_opts(Some(2))
-        },
-    )
-    .unwrap_err()
-    .to_string();
+    let err = refused(&cfg, "dropped", opts(&branch, 4, true));
     assert!(
         err.contains("another model") && err.contains("model.independent_prop"),
         "{err}"
     );
-    assert!(!other.exists());
 }
 
 #[test]

@@ -207,6 +207,26 @@ impl PropagationAttention {
         Ok(Self { obj, rel, std })
     }
 
+    /// Zeroes the relation MLP's last layer in place (its variables too): the interaction then
+    /// adds 0, so the module computes what the independent one does, while the earlier layers
+    /// keep their values and the last one still learns. What a branch onto object interaction
+    /// starts from. A no-op when independent.
+    pub fn silence_interaction(&self) -> Result<()> {
+        let Some(rel) = &self.rel else {
+            return Ok(());
+        };
+        let last = rel
+            .rest
+            .as_ref()
+            .and_then(|m| m.layers().last())
+            .unwrap_or(&rel.first);
+        last.weight().zero_set()?;
+        match last.bias() {
+            Some(b) => b.zero_set(),
+            None => Ok(()),
+        }
+    }
+
     /// # Shapes
     /// * `feats`: `(B, K, F)`, `pos`: `(B, K, 2)` → `(B, K, out)`
     pub fn forward(&self, feats: &Tensor, pos: &Tensor) -> Result<Tensor> {
@@ -337,12 +357,14 @@ mod tests {
             alone,
             "the interaction adds nothing to begin with"
         );
-        for (name, var) in vm.data().lock().unwrap().iter() {
-            if name.starts_with("rel.rest.layer1.") {
-                var.set(&var.zeros_like().unwrap()).unwrap();
-            }
-        }
+        att.silence_interaction().unwrap();
         assert_eq!(joint(&att), alone);
+        // In place: the variables the module was built from are zeroed too.
+        let data = vm.data().lock().unwrap();
+        for name in ["rel.rest.layer1.weight", "rel.rest.layer1.bias"] {
+            let v: Vec<f64> = data[name].flatten_all().unwrap().to_vec1().unwrap();
+            assert!(v.iter().all(|x| *x == 0.0), "{name}");
+        }
     }
 
     #[test]

@@ -196,6 +196,13 @@ impl Silot {
         Ok((varmap, model))
     }
 
+    /// Zeroes the last layer of propagation's object interaction
+    /// ([`PropagationAttention::silence_interaction`]): the model then propagates as the
+    /// independent one. A no-op with `independent_prop`.
+    pub fn silence_object_interaction(&self) -> Result<()> {
+        self.prop_attention.silence_interaction()
+    }
+
     /// The sprite decoder (rendering), e.g. to look at the selected objects' sprites.
     pub fn decoder(&self) -> &SpriteDecoder {
         &self.decoder

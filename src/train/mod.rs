@@ -662,7 +662,7 @@ impl Trainer {
         let (meta, fresh) =
             checkpoint::load_checkpoint_adding(dir, &self.varmap, adam, None, &added)?;
         if !fresh.is_empty() {
-            zero_last_layer(&self.varmap, &fresh)?;
+            self.model.silence_object_interaction()?;
             tracing::info!(
                 variables = fresh.len(),
                 "branching onto object interaction: the relation MLP starts with its last layer at zero"
@@ -781,31 +781,4 @@ fn adam_config(lr: f64) -> AdamConfig {
         beta2: 0.999,
         eps: 1e-8,
     }
-}
-
-/// Zeroes the weight and bias of the last linear layer among `names` (the variables of one MLP:
-/// `…layerN.weight` / `…bias`, its hidden part under `…rest.`), so the MLP outputs 0 while its
-/// earlier layers keep their initialisation and still learn.
-fn zero_last_layer(varmap: &VarMap, names: &[String]) -> Result<()> {
-    let layer_key = |name: &str| {
-        let layer = name.rsplit_once('.').map_or(name, |(l, _)| l).to_string();
-        let index = layer
-            .rsplit_once("layer")
-            .and_then(|(_, i)| i.parse::<usize>().ok())
-            .unwrap_or(0);
-        (layer.contains(".rest."), index, layer)
-    };
-    let Some(last) = names.iter().map(|n| layer_key(n)).max() else {
-        return Ok(());
-    };
-    let data = varmap
-        .data()
-        .lock()
-        .map_err(|_| Error::Invalid("the variable map's lock is poisoned".into()))?;
-    for name in names.iter().filter(|n| layer_key(n) == last) {
-        if let Some(var) = data.get(name) {
-            var.set(&var.zeros_like()?)?;
-        }
-    }
-    Ok(())
 }
