@@ -844,12 +844,7 @@ pub fn load_checkpoint_adding(
             ),
         ));
     }
-    let mut converted = Vec::with_capacity(vars.len());
-    for (name, var) in &vars {
-        if let Some(t) = saved.get(name) {
-            converted.push((var, t.to_dtype(var.dtype())?.to_device(var.device())?));
-        }
-    }
+    // Refused before any tensor is converted or set.
     if optimizer.is_some() && !kept.is_empty() {
         return Err(ckpt_err(
             &weights_path,
@@ -860,6 +855,12 @@ pub fn load_checkpoint_adding(
                 kept[0]
             ),
         ));
+    }
+    let mut converted = Vec::with_capacity(vars.len());
+    for (name, var) in &vars {
+        if let Some(t) = saved.get(name) {
+            converted.push((var, t.to_dtype(var.dtype())?.to_device(var.device())?));
+        }
     }
     if let Some(optimizer) = optimizer {
         let opt_path = dir.join(OPTIMIZER_FILE);
